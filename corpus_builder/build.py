@@ -1,0 +1,292 @@
+"""`fif build`: corpus → components → subcomponents → summaries → layered graph → layer indices."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from PIL import Image
+
+from corpus_builder.embed_stage import EmbedItem, EmbedStats, IncrementalIndexer
+from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
+from corpus_builder.ingest import corpus_info, read_corpus
+from corpus_builder.splitters import (
+    FixedCrops,
+    RegionProposer,
+    region_subcomponents,
+    row_subcomponents,
+    sentence_subcomponents,
+)
+from corpus_builder.summaries import ExtractiveSummarizer, Summarizer
+from corpus_builder.texts import component_text, subcomponent_text
+from state.corpus import Document, IngestReport, Subcomponent
+from tools.embedders import DEFAULT_TEXT_EMBEDDER, Embedder, ImageEmbedder, load_embedder
+from tools.errors import CorpusFormatError, IndexMismatchError
+from tools.index import ChromaLayers, collection_prefix
+from tools.manifest import GRAPH_FILE, EmbedderInfo, Manifest, Problem
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class BuildOptions:
+    """How to build an index; every field has a working offline default."""
+
+    text_embedder: str = DEFAULT_TEXT_EMBEDDER
+    image_embedder: str | None = None
+    chroma_url: str | None = None
+    name: str | None = None
+    link_mentions: Literal["auto", "on", "off"] = "auto"
+    rebuild: bool = False
+    allow_download: bool = False
+    show_progress: bool = True
+    summarizer: Summarizer = field(default_factory=ExtractiveSummarizer)
+    region_proposer: RegionProposer = field(default_factory=FixedCrops)
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.timings: dict[str, float] = {}
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        started = time.perf_counter()
+        logger.info("stage %s", name)
+        yield
+        self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - started
+
+
+def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) -> Manifest:
+    """Build (or bring up to date) the index of a corpus and return its manifest."""
+    options = options or BuildOptions()
+    clock, report = _Clock(), IngestReport()
+    started = time.perf_counter()
+    index_dir.mkdir(parents=True, exist_ok=True)
+    with clock.stage("parse"):
+        kind, documents = read_corpus(corpus, report)
+        info = corpus_info(corpus, kind)
+    if not documents:
+        first = "; ".join(f"{s.where}: {s.problem}" for s in report.skipped[:3])
+        raise CorpusFormatError(
+            f"{corpus}: no usable documents ({len(report.skipped)} inputs "
+            f"skipped{': ' + first if first else ''})"
+        )
+    with clock.stage("split"):
+        subcomponents = _split(documents, options.region_proposer)
+    with clock.stage("summarize"):
+        summaries = {d.doc_id: options.summarizer.summarize(d) for d in documents}
+    mentions = options.link_mentions == "on" or (
+        options.link_mentions == "auto" and not has_hyperlinks(documents)
+    )
+    with clock.stage("graph"):
+        graph = build_layered_graph(documents, subcomponents, summaries, report, mentions)
+        graph.save(index_dir / GRAPH_FILE)
+    text_embedder = load_embedder(options.text_embedder, options.allow_download)
+    image_embedder = (
+        load_embedder(options.image_embedder, options.allow_download)
+        if options.image_embedder
+        else None
+    )
+    manifest = _start_manifest(index_dir, options, info, text_embedder, image_embedder)
+    manifest.counts = graph.counts()
+    manifest.options = {"link_mentions": mentions, "summarizer": options.summarizer.summarizer_id}
+    stats = _index(
+        index_dir,
+        manifest,
+        documents,
+        subcomponents,
+        summaries,
+        text_embedder,
+        image_embedder,
+        options,
+    )
+    clock.timings["embed"] = stats.embed_seconds
+    clock.timings["index"] = stats.index_seconds
+    clock.timings["total"] = time.perf_counter() - started
+    _finish_manifest(manifest, report, stats, clock.timings)
+    manifest.save(index_dir)
+    return manifest
+
+
+def _split(documents: list[Document], proposer: RegionProposer) -> dict[str, list[Subcomponent]]:
+    result: dict[str, list[Subcomponent]] = {}
+    for document in documents:
+        for component in document.components:
+            if component.kind == "paragraph":
+                result[component.component_id] = sentence_subcomponents(component)
+            elif component.kind == "table":
+                result[component.component_id] = row_subcomponents(component)
+            elif component.image_path is not None:
+                with Image.open(component.image_path) as image:
+                    size = image.size
+                result[component.component_id] = region_subcomponents(component, proposer, size)
+    return result
+
+
+def _start_manifest(
+    index_dir: Path,
+    options: BuildOptions,
+    info: object,
+    text: Embedder,
+    image: Embedder | None,
+) -> Manifest:
+    previous = Manifest.load(index_dir) if (index_dir / "manifest.json").is_file() else None
+    text_info = EmbedderInfo(spec=options.text_embedder, model_id=text.model_id, dim=text.dim)
+    if previous and previous.text_embedder.model_id != text.model_id and not options.rebuild:
+        raise IndexMismatchError(
+            f"{index_dir} was built with {previous.text_embedder.model_id}, not {text.model_id}; "
+            "pass --rebuild to re-embed everything, or choose another --index"
+        )
+    name = options.name or (previous.name if previous else collection_prefix(index_dir.name))
+    manifest = Manifest(
+        name=name,
+        corpus=info,
+        text_embedder=text_info,  # type: ignore[arg-type]
+        chroma_url=options.chroma_url,
+    )
+    if image is not None:
+        manifest.image_embedder = EmbedderInfo(
+            spec=options.image_embedder or "", model_id=image.model_id, dim=image.dim
+        )
+    manifest.save(index_dir)  # complete=False until the last stage finishes
+    return manifest
+
+
+def _index(
+    index_dir: Path,
+    manifest: Manifest,
+    documents: list[Document],
+    subcomponents: dict[str, list[Subcomponent]],
+    summaries: dict[str, str],
+    text: Embedder,
+    image: Embedder | None,
+    options: BuildOptions,
+) -> EmbedStats:
+    layers = ChromaLayers.open(index_dir, options.chroma_url, manifest.name)
+    if options.rebuild:
+        for layer in ("document", "component", "subcomponent", "image"):
+            layers.drop(layer)  # type: ignore[arg-type]
+    stats = EmbedStats()
+    indexer = IncrementalIndexer(layers, stats, options.show_progress)
+    docs, comps, subs = _text_items(documents, subcomponents, summaries)
+    indexer.sync("component", comps, text)
+    indexer.sync("subcomponent", subs, text)
+    indexer.sync("document", docs, text)
+    has_images = any(c.image_path for d in documents for c in d.components)
+    if image is not None:
+        indexer.sync(
+            "image", _image_items(documents, subcomponents), image, embed=_image_embed(image)
+        )  # type: ignore[arg-type]  # checked: CLIP
+        manifest.images_indexed_via = "image-embedder" if has_images else "none"
+    else:
+        manifest.images_indexed_via = "caption-text" if has_images else "none"
+    return stats
+
+
+def _meta(doc_id: str, component_id: str, kind: str) -> dict[str, str]:
+    return {"doc_id": doc_id, "component_id": component_id, "kind": kind}
+
+
+def _text_items(
+    documents: list[Document],
+    subcomponents: dict[str, list[Subcomponent]],
+    summaries: dict[str, str],
+) -> tuple[list[EmbedItem], list[EmbedItem], list[EmbedItem]]:
+    docs, comps, subs = [], [], []
+    for document in documents:
+        docs.append(
+            EmbedItem(
+                document.doc_id, summaries[document.doc_id], _meta(document.doc_id, "", "document")
+            )
+        )
+        for component in document.components:
+            comps.append(
+                EmbedItem(
+                    component.component_id,
+                    component_text(document, component),
+                    _meta(document.doc_id, component.component_id, component.kind),
+                )
+            )
+            for sub in subcomponents.get(component.component_id, ()):
+                subs.append(
+                    EmbedItem(
+                        sub.subcomponent_id,
+                        subcomponent_text(document, component, sub),
+                        _meta(document.doc_id, component.component_id, sub.kind),
+                    )
+                )
+    return docs, comps, subs
+
+
+def _image_items(
+    documents: list[Document], subcomponents: dict[str, list[Subcomponent]]
+) -> list[EmbedItem]:
+    items = []
+    for document in documents:
+        for component in document.components:
+            if component.image_path is None:
+                continue
+            digest = _file_digest(component.image_path)
+            items.append(
+                EmbedItem(
+                    component.component_id,
+                    f"{digest}|{component.image_path}|",
+                    _meta(document.doc_id, component.component_id, "image"),
+                )
+            )
+            for sub in subcomponents.get(component.component_id, ()):
+                box = ",".join(str(v) for v in sub.box or ())
+                items.append(
+                    EmbedItem(
+                        sub.subcomponent_id,
+                        f"{digest}|{component.image_path}|{box}",
+                        _meta(document.doc_id, component.component_id, "region"),
+                    )
+                )
+    return items
+
+
+def _image_embed(embedder: ImageEmbedder) -> Callable[[Sequence[str]], np.ndarray]:
+    """Turn `digest|path|box` keys back into image crops for the image embedder."""
+
+    def embed(keys: Sequence[str]) -> np.ndarray:
+        paths: list[str] = []
+        boxes: list[tuple[int, int, int, int] | None] = []
+        for key in keys:
+            _, path, box = key.split("|")
+            paths.append(path)
+            x1, y1, x2, y2 = (int(v) for v in box.split(",")) if box else (0, 0, 0, 0)
+            boxes.append((x1, y1, x2, y2) if box else None)
+        return embedder.embed_images(paths, boxes)
+
+    return embed
+
+
+def _file_digest(path: str) -> str:
+    return hashlib.sha1(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def _finish_manifest(
+    manifest: Manifest, report: IngestReport, stats: EmbedStats, timings: dict[str, float]
+) -> None:
+    manifest.embedding = dict(stats.counts)
+    manifest.timings = {k: round(v, 3) for k, v in timings.items()}
+    manifest.skipped = [Problem(where=s.where, problem=s.problem) for s in report.skipped]
+    manifest.repaired = [Problem(where=s.where, problem=s.problem) for s in report.repaired]
+    manifest.unresolved_links = report.unresolved_links
+    manifest.unresolved_examples = report.unresolved_examples
+    manifest.built_at = datetime.now(UTC).isoformat(timespec="seconds")
+    try:
+        manifest.fif_version = version("fif")
+    except PackageNotFoundError:
+        manifest.fif_version = "unknown"
+    manifest.complete = True

@@ -1,0 +1,207 @@
+"""Read a bundle's `corpus.jsonl` (one document per line) into documents, skipping bad records."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from corpus_builder.images import ImageGuard
+from state.corpus import Component, Document, IngestReport, Table
+from state.ids import check_id
+from tools.errors import CorpusFormatError
+
+logger = logging.getLogger(__name__)
+
+COMPONENT_TYPES = ("paragraph", "table", "image")
+
+
+class TableRecord(BaseModel):
+    """A table as the bundle stores it."""
+
+    header: list[str] = Field(default_factory=list)
+    rows: list[list[str]] = Field(default_factory=list)
+
+
+class ComponentRecord(BaseModel):
+    """One component of a bundle document; unknown extra fields are kept and ignored."""
+
+    model_config = ConfigDict(extra="allow")
+
+    component_id: str
+    type: str
+    text: str | None = None
+    caption: str | None = None
+    table: TableRecord | None = None
+    image_path: str | None = None
+    links: list[str] = Field(default_factory=list)
+    cell_links: list[list[list[str]]] | None = None
+
+
+class DocumentRecord(BaseModel):
+    """One line of `corpus.jsonl`; components are validated one by one."""
+
+    model_config = ConfigDict(extra="allow")
+
+    doc_id: str
+    title: str = ""
+    url: str = ""
+    components: list[dict[str, Any]] = Field(default_factory=list)
+
+
+def read_bundle(corpus_file: Path, report: IngestReport, guard: ImageGuard) -> Iterator[Document]:
+    """Yield the documents of a bundle file; bad lines and components are reported and skipped."""
+    if not corpus_file.is_file():
+        raise CorpusFormatError(f"{corpus_file}: no such file; a bundle needs corpus.jsonl")
+    with corpus_file.open("rb") as handle:
+        for line_no, raw in enumerate(handle, start=1):
+            where = f"{corpus_file}:{line_no}"
+            record = _parse_line(raw, where, report)
+            if record is None:
+                continue
+            document = _to_document(record, where, report, guard)
+            if document is not None:
+                yield document
+
+
+def _parse_line(raw: bytes, where: str, report: IngestReport) -> DocumentRecord | None:
+    if not raw.strip():
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        report.skip(where, f"not UTF-8 ({err.reason} at byte {err.start}); re-encode the file")
+        return None
+    try:
+        payload = json.loads(text)
+    except json.JSONDecodeError as err:
+        report.skip(where, f"malformed JSON: {err.msg} at column {err.colno}")
+        return None
+    try:
+        return DocumentRecord.model_validate(payload)
+    except ValidationError as err:
+        report.skip(where, f"not a document record: {_first_error(err)}")
+        return None
+
+
+def _to_document(
+    record: DocumentRecord, where: str, report: IngestReport, guard: ImageGuard
+) -> Document | None:
+    try:
+        doc_id = check_id(record.doc_id, "doc_id")
+    except ValueError as err:
+        report.skip(where, str(err))
+        return None
+    components: list[Component] = []
+    for position, payload in enumerate(record.components):
+        component = _to_component(
+            payload, doc_id, len(components), f"{where} component {position}", report, guard
+        )
+        if component is not None:
+            components.append(component)
+    if not components:
+        report.skip(f"{where} doc {doc_id!r}", "empty document: no usable components")
+        return None
+    title = record.title.strip() or doc_id.replace("_", " ")
+    return Document(doc_id, title, record.url, tuple(components), source=where)
+
+
+def _to_component(
+    payload: dict[str, Any],
+    doc_id: str,
+    order: int,
+    where: str,
+    report: IngestReport,
+    guard: ImageGuard,
+) -> Component | None:
+    try:
+        record = ComponentRecord.model_validate(payload)
+        cid = check_id(record.component_id, "component_id")
+    except (ValidationError, ValueError) as err:
+        problem = _first_error(err) if isinstance(err, ValidationError) else str(err)
+        report.skip(where, f"bad component: {problem}")
+        return None
+    where = f"{where} ({cid})"
+    if record.type not in COMPONENT_TYPES:
+        report.skip(
+            where,
+            f"unknown component type {record.type!r}; expected one of {', '.join(COMPONENT_TYPES)}",
+        )
+        return None
+    links = tuple(dict.fromkeys(link for link in record.links if link))
+    if record.type == "paragraph":
+        text = (record.text or "").strip()
+        if not text:
+            report.skip(where, "empty paragraph")
+            return None
+        return Component(cid, doc_id, "paragraph", order, text=text, links=links)
+    if record.type == "table":
+        return _to_table(record, cid, doc_id, order, links, where, report)
+    return _to_image(record, cid, doc_id, order, links, where, report, guard)
+
+
+def _to_table(
+    record: ComponentRecord,
+    cid: str,
+    doc_id: str,
+    order: int,
+    links: tuple[str, ...],
+    where: str,
+    report: IngestReport,
+) -> Component | None:
+    if record.table is None or not record.table.rows:
+        report.skip(where, "table without rows")
+        return None
+    header = tuple(cell.strip() for cell in record.table.header)
+    rows = tuple(tuple(cell.strip() for cell in row) for row in record.table.rows)
+    cell_links: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    if record.cell_links is not None:
+        if len(record.cell_links) != len(rows):
+            report.skip(
+                where,
+                f"cell_links has {len(record.cell_links)} rows, table has "
+                f"{len(rows)}; cell links ignored",
+            )
+        else:
+            cell_links = tuple(tuple(tuple(cell) for cell in row) for row in record.cell_links)
+            links = tuple(
+                dict.fromkeys([*links, *(d for row in cell_links for c in row for d in c)])
+            )
+    caption = (record.caption or record.text or "").strip()
+    return Component(
+        cid,
+        doc_id,
+        "table",
+        order,
+        text=caption,
+        table=Table(header, rows, cell_links),
+        links=links,
+    )
+
+
+def _to_image(
+    record: ComponentRecord,
+    cid: str,
+    doc_id: str,
+    order: int,
+    links: tuple[str, ...],
+    where: str,
+    report: IngestReport,
+    guard: ImageGuard,
+) -> Component | None:
+    caption = (record.caption or record.text or "").strip()
+    image_path = guard.check(record.image_path, where, report) if record.image_path else None
+    if image_path is None and not caption:
+        report.skip(where, "image with neither a usable file nor a caption")
+        return None
+    return Component(cid, doc_id, "image", order, text=caption, image_path=image_path, links=links)
+
+
+def _first_error(err: ValidationError) -> str:
+    first = err.errors()[0]
+    location = ".".join(str(part) for part in first["loc"]) or "record"
+    return f"{location}: {first['msg']}"

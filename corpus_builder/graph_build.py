@@ -1,0 +1,58 @@
+"""Assemble the layered component graph from documents, subcomponents and summaries."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+
+from corpus_builder.mentions import mention_links, title_index
+from state.corpus import Document, IngestReport, Subcomponent
+from tools.layered_graph import LayeredGraph
+
+logger = logging.getLogger(__name__)
+
+
+def build_layered_graph(
+    documents: Sequence[Document],
+    subcomponents: Mapping[str, Sequence[Subcomponent]],
+    summaries: Mapping[str, str],
+    report: IngestReport,
+    link_mentions: bool,
+) -> LayeredGraph:
+    """Add contains edges for the hierarchy and links_to edges for hyperlinks (and mentions)."""
+    graph = LayeredGraph()
+    for document in documents:
+        graph.add_document(document, summaries[document.doc_id])
+    for document in documents:
+        for component in document.components:
+            subs = subcomponents.get(component.component_id, ())
+            graph.add_subcomponents(subs)
+            for target in component.links:
+                if not graph.add_link(component.component_id, target) and target not in graph:
+                    report.unresolved(component.component_id, target)
+            for sub in subs:
+                for target in sub.links:
+                    graph.add_link(sub.subcomponent_id, target)
+    if link_mentions:
+        _add_mention_links(graph, documents, subcomponents)
+    return graph
+
+
+def _add_mention_links(
+    graph: LayeredGraph,
+    documents: Sequence[Document],
+    subcomponents: Mapping[str, Sequence[Subcomponent]],
+) -> None:
+    index = title_index(documents)
+    sentences = [sub for subs in subcomponents.values() for sub in subs if sub.kind == "sentence"]
+    added = 0
+    for sentence_id, doc in mention_links(sentences, index):
+        component = graph.node(sentence_id).attrs["component_id"]
+        added += graph.add_link(sentence_id, doc, origin="mention")
+        graph.add_link(component, doc, origin="mention")
+    logger.info("added %d mention links from %d titles", added, len(index))
+
+
+def has_hyperlinks(documents: Sequence[Document]) -> bool:
+    """Tell whether any component of the corpus carries a hyperlink."""
+    return any(component.links for document in documents for component in document.components)

@@ -1,0 +1,162 @@
+"""Split components into subcomponents: sentences, header+row table segments, image regions."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Protocol
+
+from state.corpus import Component, Subcomponent
+from state.ids import subcomponent_id
+from state.render import row_text
+
+_HAS_BOUNDARY = re.compile(r"[.!?。！？]")
+_WORD = re.compile(r"[^\W\d_]{2,}")
+MIN_SENTENCE_WORDS = 1
+"""A fragment without a single word of letters ("1 . ") is glued to the next sentence."""
+
+
+@lru_cache(maxsize=1)
+def _segmenter() -> Any:
+    import pysbd
+
+    return pysbd.Segmenter(language="en", clean=False)
+
+
+@lru_cache(maxsize=100_000)
+def split_sentences(text: str) -> tuple[str, ...]:
+    """Split text into sentences with pysbd's rule-based splitter.
+
+    Abbreviations, decimals and initials ("Dr.", "3.5", "J. R. R. Tolkien") stay inside
+    their sentence; fragments without a word ("1 . ") are glued to the next sentence.
+    """
+    text = text.strip()
+    if not text:
+        return ()
+    # Only a terminal mark that is followed by more text can end a sentence early.
+    if not _HAS_BOUNDARY.search(text[:-1]):
+        return (text,)
+    pieces = [piece.strip() for piece in _segmenter().segment(text)]
+    return tuple(_merge_fragments([piece for piece in pieces if piece]))
+
+
+def _merge_fragments(pieces: list[str]) -> list[str]:
+    merged: list[str] = []
+    carry = ""
+    for piece in pieces:
+        piece = f"{carry} {piece}".strip() if carry else piece
+        if len(_WORD.findall(piece)) < MIN_SENTENCE_WORDS:
+            carry = piece
+            continue
+        carry = ""
+        merged.append(piece)
+    if carry:
+        if merged:
+            merged[-1] = f"{merged[-1]} {carry}"
+        else:
+            merged.append(carry)
+    return merged
+
+
+def sentence_subcomponents(component: Component) -> list[Subcomponent]:
+    """Split a paragraph into sentence subcomponents; links follow their anchor text."""
+    sentences = split_sentences(component.text)
+    result = []
+    for n, sentence in enumerate(sentences):
+        links = tuple(dict.fromkeys(doc for anchor, doc in component.anchors if anchor in sentence))
+        result.append(
+            Subcomponent(
+                subcomponent_id(component.component_id, "sentence", n),
+                component.component_id,
+                component.doc_id,
+                "sentence",
+                n,
+                sentence,
+                links,
+            )
+        )
+    return result
+
+
+def row_subcomponents(component: Component) -> list[Subcomponent]:
+    """Make one `header + row i` segment per data row; each links where its cells link."""
+    table = component.table
+    if table is None:
+        return []
+    result = []
+    for n, row in enumerate(table.rows):
+        text = row_text(table.header, row)
+        if not text:
+            continue
+        result.append(
+            Subcomponent(
+                subcomponent_id(component.component_id, "row", n),
+                component.component_id,
+                component.doc_id,
+                "row",
+                n,
+                text,
+                table.row_links(n),
+            )
+        )
+    return result
+
+
+@dataclass(frozen=True)
+class Region:
+    """A box inside an image, with a label when a detector or VLM named it."""
+
+    box: tuple[int, int, int, int]
+    label: str = ""
+
+
+class RegionProposer(Protocol):
+    """Propose regions of an image (a detector, a VLM, or fixed crops)."""
+
+    def propose(self, path: str, size: tuple[int, int]) -> list[Region]:
+        """Return regions of the image at path, whose (width, height) is size."""
+        ...
+
+
+@dataclass(frozen=True)
+class FixedCrops:
+    """The default proposer: a grid x grid tiling of the image, no labels."""
+
+    grid: int = 2
+
+    def propose(self, path: str, size: tuple[int, int]) -> list[Region]:
+        """Return the grid's tiles as boxes (x1, y1, x2, y2)."""
+        width, height = size
+        step_x, step_y = width // self.grid, height // self.grid
+        if step_x < 8 or step_y < 8:
+            return []
+        return [
+            Region((col * step_x, row * step_y, (col + 1) * step_x, (row + 1) * step_y))
+            for row in range(self.grid)
+            for col in range(self.grid)
+        ]
+
+
+def region_subcomponents(
+    component: Component, proposer: RegionProposer, size: tuple[int, int]
+) -> list[Subcomponent]:
+    """Make region subcomponents of an image; a region's text is its label or the caption."""
+    if component.image_path is None:
+        return []
+    result = []
+    for n, region in enumerate(proposer.propose(component.image_path, size)):
+        text = region.label or component.text
+        result.append(
+            Subcomponent(
+                subcomponent_id(component.component_id, "region", n),
+                component.component_id,
+                component.doc_id,
+                "region",
+                n,
+                text,
+                (),
+                region.box,
+            )
+        )
+    return result

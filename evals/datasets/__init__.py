@@ -1,0 +1,62 @@
+"""Dataset adapters that turn benchmarks' published files into bundles, and the question loader."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from evals.datasets import mmcoqa, mmqa, ottqa, webqa
+from evals.datasets.bundle import ConversionReport
+from evals.datasets.questions import EvalExample, LoadedQuestions, QuestionRecord, load_questions
+from tools.errors import ConfigError
+
+
+class Adapter(Protocol):
+    """Convert one split of a benchmark's raw files into a bundle folder."""
+
+    def __call__(
+        self,
+        raw_dir: Path,
+        out_dir: Path,
+        *,
+        split: str = "dev",
+        limit: int | None = None,
+        images_dir: Path | None = None,
+    ) -> ConversionReport:
+        """Write corpus.jsonl, questions.jsonl and stats.json into out_dir and report on them."""
+        ...
+
+
+ADAPTERS: dict[str, Adapter] = {
+    "mmqa": mmqa.convert,
+    "webqa": webqa.convert,
+    "mmcoqa": mmcoqa.convert,
+    "ottqa": ottqa.convert,
+    "hybridqa": ottqa.convert,
+}
+
+
+def get_adapter(name: str) -> Adapter:
+    """Return the adapter registered under a dataset name.
+
+    Raises:
+        ConfigError: If no adapter has that name; the message lists the known ones.
+    """
+    try:
+        return ADAPTERS[name]
+    except KeyError:
+        raise ConfigError(
+            f"unknown dataset {name!r}; known datasets: {', '.join(sorted(ADAPTERS))}"
+        ) from None
+
+
+__all__ = [
+    "ADAPTERS",
+    "Adapter",
+    "ConversionReport",
+    "EvalExample",
+    "LoadedQuestions",
+    "QuestionRecord",
+    "get_adapter",
+    "load_questions",
+]

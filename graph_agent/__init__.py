@@ -1,0 +1,1 @@
+"""graph_agent package."""

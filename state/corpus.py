@@ -1,0 +1,112 @@
+"""The corpus data model: documents (layer 0), components (layer 1), subcomponents (layer 2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from state.ids import ComponentKind, SubcomponentKind
+
+Layer = Literal["document", "component", "subcomponent"]
+LAYERS: tuple[Layer, ...] = ("document", "component", "subcomponent")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table's cells as text; `cell_links[r][c]` lists the doc ids a cell links to."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    cell_links: tuple[tuple[tuple[str, ...], ...], ...] = ()
+
+    def row_links(self, r: int) -> tuple[str, ...]:
+        """Return the distinct doc ids linked from the cells of row r, in cell order."""
+        if r >= len(self.cell_links):
+            return ()
+        seen: dict[str, None] = {}
+        for cell in self.cell_links[r]:
+            for doc in cell:
+                seen.setdefault(doc, None)
+        return tuple(seen)
+
+
+@dataclass(frozen=True)
+class Component:
+    """A paragraph, table or image of a document, with its raw content and outgoing links.
+
+    `text` is the paragraph text, the table's caption or the image's caption/alt text.
+    `links` are the documents this component hyperlinks to (the link signal L).
+    `sentence_links[i]` optionally lists the documents linked from the i-th sentence.
+    """
+
+    component_id: str
+    doc_id: str
+    kind: ComponentKind
+    order: int
+    text: str = ""
+    table: Table | None = None
+    image_path: str | None = None
+    links: tuple[str, ...] = ()
+    anchors: tuple[tuple[str, str], ...] = ()
+    """(anchor text, doc id) pairs of hyperlinks in a paragraph, to locate them in sentences."""
+
+
+@dataclass(frozen=True)
+class Subcomponent:
+    """A sentence, table row segment (header + row) or image region of a component."""
+
+    subcomponent_id: str
+    component_id: str
+    doc_id: str
+    kind: SubcomponentKind
+    order: int
+    text: str
+    links: tuple[str, ...] = ()
+    box: tuple[int, int, int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Document:
+    """A page of the corpus and its ordered components."""
+
+    doc_id: str
+    title: str
+    url: str = ""
+    components: tuple[Component, ...] = ()
+    source: str = ""
+    """Where the document came from (file and line), for messages."""
+
+
+@dataclass
+class SkippedItem:
+    """One input the builder could not use, with where it was and why."""
+
+    where: str
+    problem: str
+
+
+@dataclass
+class IngestReport:
+    """What ingestion read, skipped and could not resolve."""
+
+    documents: int = 0
+    components: int = 0
+    skipped: list[SkippedItem] = field(default_factory=list)
+    repaired: list[SkippedItem] = field(default_factory=list)
+    """Inputs kept in a degraded form (e.g. HTML decoded from a legacy charset)."""
+    unresolved_links: int = 0
+    unresolved_examples: list[str] = field(default_factory=list)
+
+    def skip(self, where: str, problem: str) -> None:
+        """Record an input that was skipped."""
+        self.skipped.append(SkippedItem(where, problem))
+
+    def repair(self, where: str, problem: str) -> None:
+        """Record an input that was kept after a repair."""
+        self.repaired.append(SkippedItem(where, problem))
+
+    def unresolved(self, where: str, target: str) -> None:
+        """Count a link whose target is not a document of the corpus."""
+        self.unresolved_links += 1
+        if len(self.unresolved_examples) < 20:
+            self.unresolved_examples.append(f"{where} -> {target}")

@@ -1,0 +1,168 @@
+"""The FiF graph state M_t = (Q, subqueries, action history), plus candidates, ranking and costs.
+
+Everything is plain JSON-like data so checkpoints stay readable and pickle-free. Fields
+that record what happened only grow: nodes return new items and reducers merge them.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Literal, NotRequired, TypedDict
+
+DocMode = Literal["neighbors", "vector", "llm"]
+CompMode = Literal["vector", "llm"]
+Granularity = Literal["document", "component", "subcomponent"]
+SubqueryStatus = Literal["unknown", "answerable", "not answerable"]
+SubqueryOrigin = Literal["initial", "replan", "rewrite"]
+ActionKind = Literal["search", "replan", "stop"]
+
+
+class Subquery(TypedDict):
+    """One retrieval target of the plan; status and answer are set by the evaluator."""
+
+    index: int
+    text: str
+    status: SubqueryStatus
+    answer: str | None
+    origin: SubqueryOrigin
+
+
+class Strategy(TypedDict):
+    """The strategy tuple τ: how to pick documents, components, and at which granularity."""
+
+    doc_mode: DocMode
+    comp_mode: CompMode
+    granularity: Granularity
+
+
+class Found(TypedDict):
+    """A document or component returned by a traversal, with its score and evidence node."""
+
+    id: str
+    doc_id: str
+    kind: str
+    score: float
+    evidence: NotRequired[str]
+    via: NotRequired[str]
+
+
+class Action(TypedDict):
+    """The orchestrator's decision for the next step."""
+
+    kind: ActionKind
+    subquery: NotRequired[str]
+    subquery_index: NotRequired[int]
+    strategy: NotRequired[Strategy]
+    anchor: NotRequired[int | None]
+    reason: str
+    decided_by: str
+
+
+class StepRecord(TypedDict):
+    """One traversal h_k: what was asked, how, from where, what came back and the verdict."""
+
+    step: int
+    subquery_index: int
+    subquery: str
+    strategy: Strategy
+    anchor: int | None
+    documents: list[Found]
+    components: list[Found]
+    success: bool
+    answerable: bool
+    reason: str
+    decided_by: str
+    cost: dict[str, float]
+
+
+class Candidate(TypedDict):
+    """A component in memory: its best score so far and the step that found it."""
+
+    component_id: str
+    doc_id: str
+    kind: str
+    score: float
+    step: int
+    via: str
+
+
+class Ranked(TypedDict):
+    """One entry of the final ranking."""
+
+    component_id: str
+    doc_id: str
+    type: str
+    score: float
+
+
+def add_costs(left: dict[str, float] | None, right: dict[str, float] | None) -> dict[str, float]:
+    """Sum two cost tallies key by key."""
+    total = dict(left or {})
+    for key, value in (right or {}).items():
+        total[key] = round(total.get(key, 0) + value, 6)
+    return total
+
+
+def keep_best(
+    left: dict[str, Candidate] | None, right: dict[str, Candidate] | None
+) -> dict[str, Candidate]:
+    """Merge candidates by component id, keeping the higher-scored record."""
+    merged = dict(left or {})
+    for key, candidate in (right or {}).items():
+        if key not in merged or candidate["score"] > merged[key]["score"]:
+            merged[key] = candidate
+    return merged
+
+
+def merge_subqueries(left: list[Subquery] | None, right: list[Subquery] | None) -> list[Subquery]:
+    """Append new subqueries and update existing ones by index; none is ever removed."""
+    merged = list(left or [])
+    for item in right or []:
+        if item["index"] < len(merged):
+            merged[item["index"]] = item
+        else:
+            merged.append({**item, "index": len(merged)})
+    return merged
+
+
+class InputState(TypedDict):
+    """What a caller passes: the question."""
+
+    question: str
+
+
+class OutputState(TypedDict, total=False):
+    """What a caller gets back: ranking, optional answer, the step trace, the plan and costs."""
+
+    ranking: list[Ranked]
+    answer: str | None
+    history: list[StepRecord]
+    subqueries: list[Subquery]
+    cost: dict[str, float]
+
+
+class FiFState(TypedDict, total=False):
+    """The whole checkpointed state of one FiF run."""
+
+    question: str
+    """The original question Q (input)."""
+    subqueries: Annotated[list[Subquery], merge_subqueries]
+    """The plan: written by the planner (append) and the evaluator (status, answers)."""
+    history: Annotated[list[StepRecord], operator.add]
+    """Action history H_t; the evaluator appends each judged traversal, failures included."""
+    pending_step: StepRecord | None
+    """The traverser's latest result, awaiting the evaluator's verdict."""
+    next_action: Action | None
+    """The orchestrator's decision (last write wins)."""
+    decisions: Annotated[list[Action], operator.add]
+    """Every orchestrator decision, including replans and stops, for the trace."""
+    candidates: Annotated[dict[str, Candidate], keep_best]
+    """Every component found so far, by id, with its best score (traverser)."""
+    ranking: list[Ranked]
+    """The final top-k (reranker)."""
+    answer: str | None
+    """A short grounded answer (answerer, when asked for)."""
+    cost: Annotated[dict[str, float], add_costs]
+    """Accumulated cost tally; every node adds its own delta."""
+    started_at: float
+    """Wall-clock start of the run (planner), for the time budget."""

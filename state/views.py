@@ -1,0 +1,102 @@
+"""Pure views derived from the history, so no counter can drift from what really happened."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from state.fif_state import FiFState, StepRecord, Strategy, Subquery
+
+RoutingPattern = tuple[str, str, str, str, str]
+"""(intent, anchor, document mode, component mode, granularity) of a traversal."""
+
+_WORD = re.compile(r"\w+")
+
+
+def intent_of(subquery: str) -> str:
+    """Normalise a subquery to its intent: lowercased distinct words in sorted order."""
+    return " ".join(sorted(set(_WORD.findall(subquery.lower()))))
+
+
+def routing_pattern(subquery: str, anchor: int | None, strategy: Strategy) -> RoutingPattern:
+    """Return the routing pattern of a traversal."""
+    return (
+        intent_of(subquery),
+        "" if anchor is None else str(anchor),
+        strategy["doc_mode"],
+        strategy["comp_mode"],
+        strategy["granularity"],
+    )
+
+
+def failed_patterns(history: Sequence[StepRecord]) -> set[RoutingPattern]:
+    """Return the routing patterns of every failed traversal."""
+    return {
+        routing_pattern(h["subquery"], h["anchor"], h["strategy"])
+        for h in history
+        if not h["success"]
+    }
+
+
+def steps_for(history: Sequence[StepRecord], subquery_index: int) -> list[StepRecord]:
+    """Return the traversals made for one subquery, oldest first."""
+    return [h for h in history if h["subquery_index"] == subquery_index]
+
+
+def consecutive_failures(history: Sequence[StepRecord], subquery_index: int) -> int:
+    """Count the failures at the end of a subquery's traversals."""
+    count = 0
+    for record in reversed(steps_for(history, subquery_index)):
+        if record["success"]:
+            break
+        count += 1
+    return count
+
+
+def failed_anchors(history: Sequence[StepRecord], subquery_index: int) -> set[int | None]:
+    """Return the distinct anchors from which a subquery's traversals failed."""
+    return {h["anchor"] for h in steps_for(history, subquery_index) if not h["success"]}
+
+
+def successes(history: Sequence[StepRecord]) -> list[StepRecord]:
+    """Return the successful traversals, oldest first."""
+    return [h for h in history if h["success"]]
+
+
+def best_success(history: Sequence[StepRecord], exclude: set[int | None]) -> StepRecord | None:
+    """Return the success with the best top component score, skipping excluded anchors."""
+    pool = [h for h in successes(history) if h["step"] not in exclude and h["components"]]
+    return max(pool, key=lambda h: h["components"][0]["score"], default=None)
+
+
+def unresolved(subqueries: Sequence[Subquery]) -> list[Subquery]:
+    """Return the subqueries not yet answerable, in plan order."""
+    return [s for s in subqueries if s["status"] != "answerable"]
+
+
+def llm_calls(state: FiFState) -> int:
+    """Return the LLM calls spent so far."""
+    return int(state.get("cost", {}).get("llm_calls", 0))
+
+
+def tokens(state: FiFState) -> int:
+    """Return the LLM tokens spent so far."""
+    cost = state.get("cost", {})
+    return int(cost.get("input_tokens", 0) + cost.get("output_tokens", 0))
+
+
+def replans(state: FiFState) -> int:
+    """Return how many replans were decided so far."""
+    return sum(1 for action in state.get("decisions", []) if action["kind"] == "replan")
+
+
+def last_replan_step(state: FiFState) -> int:
+    """Return the number of traversals that existed at the last replan (-1 if none)."""
+    seen = -1
+    count = 0
+    for action in state.get("decisions", []):
+        if action["kind"] == "search":
+            count += 1
+        elif action["kind"] == "replan":
+            seen = count
+    return seen

@@ -1,0 +1,1 @@
+"""What nodes call: layer indices, graph navigation, models, cost meter."""

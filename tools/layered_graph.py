@@ -1,0 +1,176 @@
+"""The layered component graph in networkx, saved as plain JSON (never pickle).
+
+Nodes carry `layer` (0 document, 1 component, 2 subcomponent), `kind` and their raw
+content; edges carry `kind`: `contains` (document → component → subcomponent) or
+`links_to` (component or subcomponent → document).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from state.corpus import Component, Document, Subcomponent
+from tools.errors import IndexNotFoundError
+
+GRAPH_FORMAT = "fif-layered-graph"
+GRAPH_VERSION = 1
+LAYER_OF_KIND = {
+    "document": 0,
+    "paragraph": 1,
+    "table": 1,
+    "image": 1,
+    "sentence": 2,
+    "row": 2,
+    "region": 2,
+}
+
+
+@dataclass(frozen=True)
+class NodeView:
+    """A read-only view of one node: id, layer, kind, owning document and content."""
+
+    node_id: str
+    layer: int
+    kind: str
+    doc_id: str
+    text: str
+    attrs: dict[str, Any]
+
+
+class LayeredGraph:
+    """A three-layer graph of documents, components and subcomponents with link edges."""
+
+    def __init__(self, graph: nx.DiGraph | None = None) -> None:
+        self.g: nx.DiGraph = graph if graph is not None else nx.DiGraph()
+
+    # -- construction ---------------------------------------------------------------------
+    def add_document(self, document: Document, summary: str) -> None:
+        """Add a document node with its summary and its components with contains edges."""
+        self.g.add_node(
+            document.doc_id,
+            layer=0,
+            kind="document",
+            doc_id=document.doc_id,
+            title=document.title,
+            url=document.url,
+            text=summary,
+        )
+        for component in document.components:
+            self._add_component(component)
+
+    def _add_component(self, component: Component) -> None:
+        attrs: dict[str, Any] = {
+            "layer": 1,
+            "kind": component.kind,
+            "doc_id": component.doc_id,
+            "order": component.order,
+            "text": component.text,
+        }
+        if component.table is not None:
+            attrs["header"] = list(component.table.header)
+            attrs["rows"] = [list(row) for row in component.table.rows]
+        if component.image_path is not None:
+            attrs["image_path"] = component.image_path
+        self.g.add_node(component.component_id, **attrs)
+        self.g.add_edge(component.doc_id, component.component_id, kind="contains")
+
+    def add_subcomponents(self, subcomponents: Iterable[Subcomponent]) -> None:
+        """Add subcomponent nodes under their components."""
+        for sub in subcomponents:
+            attrs: dict[str, Any] = {
+                "layer": 2,
+                "kind": sub.kind,
+                "doc_id": sub.doc_id,
+                "component_id": sub.component_id,
+                "order": sub.order,
+                "text": sub.text,
+            }
+            if sub.box is not None:
+                attrs["box"] = list(sub.box)
+            self.g.add_node(sub.subcomponent_id, **attrs)
+            self.g.add_edge(sub.component_id, sub.subcomponent_id, kind="contains")
+
+    def add_link(self, source: str, target_doc: str, origin: str = "hyperlink") -> bool:
+        """Add a links_to edge from a (sub)component to a document; False if it is not added."""
+        if target_doc not in self.g or self.g.nodes[target_doc]["layer"] != 0:
+            return False
+        if self.g.nodes[source]["doc_id"] == target_doc:
+            return False
+        self.g.add_edge(source, target_doc, kind="links_to", origin=origin)
+        return True
+
+    # -- access ---------------------------------------------------------------------------
+    def node(self, node_id: str) -> NodeView:
+        """Return a view of a node; KeyError if it does not exist."""
+        attrs = self.g.nodes[node_id]
+        return NodeView(
+            node_id, attrs["layer"], attrs["kind"], attrs["doc_id"], attrs.get("text", ""), attrs
+        )
+
+    def __contains__(self, node_id: object) -> bool:
+        return node_id in self.g
+
+    def nodes_at(self, layer: int) -> Iterator[str]:
+        """Yield the ids of all nodes of a layer."""
+        return (n for n, data in self.g.nodes(data=True) if data["layer"] == layer)
+
+    def children(self, node_id: str) -> list[str]:
+        """Return the contained nodes of a node, in order."""
+        kids = [
+            v for v in self.g.successors(node_id) if self.g.edges[node_id, v]["kind"] == "contains"
+        ]
+        return sorted(kids, key=lambda v: self.g.nodes[v].get("order", 0))
+
+    def title(self, doc_id: str) -> str:
+        """Return a document's title."""
+        return str(self.g.nodes[doc_id].get("title", doc_id))
+
+    def counts(self) -> dict[str, int]:
+        """Count nodes by kind and edges by kind."""
+        result: dict[str, int] = {}
+        for _, data in self.g.nodes(data=True):
+            result[data["kind"]] = result.get(data["kind"], 0) + 1
+        for _, _, data in self.g.edges(data=True):
+            key = f"edges_{data['kind']}"
+            result[key] = result.get(key, 0) + 1
+        return result
+
+    # -- persistence ----------------------------------------------------------------------
+    def save(self, path: Path) -> None:
+        """Write the graph as JSON atomically (write a temp file, then rename)."""
+        payload = {
+            "format": GRAPH_FORMAT,
+            "version": GRAPH_VERSION,
+            "nodes": [[node, data] for node, data in self.g.nodes(data=True)],
+            "edges": [[u, v, data] for u, v, data in self.g.edges(data=True)],
+        }
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        with tmp.open("w", encoding="utf-8") as handle:
+            json.dump(payload, handle, ensure_ascii=False, separators=(",", ":"))
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path) -> LayeredGraph:
+        """Read a graph written by save(); the corpus is not re-parsed."""
+        if not path.is_file():
+            raise IndexNotFoundError(
+                f"{path}: no layered graph here; run `fif build CORPUS --index {path.parent}` first"
+            )
+        with path.open(encoding="utf-8") as handle:
+            payload = json.load(handle)
+        if payload.get("format") != GRAPH_FORMAT or payload.get("version") != GRAPH_VERSION:
+            raise IndexNotFoundError(
+                f"{path}: not a {GRAPH_FORMAT} v{GRAPH_VERSION} file; "
+                "rebuild the index with this version of fif"
+            )
+        graph = nx.DiGraph()
+        graph.add_nodes_from((node, data) for node, data in payload["nodes"])
+        graph.add_edges_from((u, v, data) for u, v, data in payload["edges"])
+        return cls(graph)

@@ -1,0 +1,88 @@
+"""The index manifest: what was built from which corpus, with which embedders, and how fast."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from tools.errors import IndexNotFoundError
+
+MANIFEST_FILE = "manifest.json"
+GRAPH_FILE = "graph.json"
+CHECKPOINT_FILE = "checkpoints.sqlite"
+
+
+class EmbedderInfo(BaseModel):
+    """An embedder as the index records it."""
+
+    spec: str
+    model_id: str
+    dim: int
+
+
+class CorpusInfo(BaseModel):
+    """Where the corpus came from and a hash of its files."""
+
+    path: str
+    kind: Literal["bundle", "html", "images"]
+    sha256: str
+    files: int
+    bytes: int
+
+
+class Problem(BaseModel):
+    """A skipped or repaired input, with where it was."""
+
+    where: str
+    problem: str
+
+
+class Manifest(BaseModel):
+    """Everything needed to open an index and to judge a build."""
+
+    format: Literal["fif-index"] = "fif-index"
+    version: int = 1
+    name: str = Field(description="Chroma collection prefix of this index")
+    complete: bool = False
+    corpus: CorpusInfo
+    text_embedder: EmbedderInfo
+    image_embedder: EmbedderInfo | None = None
+    images_indexed_via: Literal["image-embedder", "caption-text", "none"] = "none"
+    chroma_url: str | None = None
+    options: dict[str, str | int | float | bool] = Field(default_factory=dict)
+    counts: dict[str, int] = Field(default_factory=dict)
+    embedding: dict[str, int] = Field(default_factory=dict)
+    timings: dict[str, float] = Field(default_factory=dict)
+    skipped: list[Problem] = Field(default_factory=list)
+    repaired: list[Problem] = Field(default_factory=list)
+    unresolved_links: int = 0
+    unresolved_examples: list[str] = Field(default_factory=list)
+    built_at: str = ""
+    fif_version: str = ""
+
+    def save(self, index_dir: Path) -> None:
+        """Write the manifest atomically."""
+        path = index_dir / MANIFEST_FILE
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(self.model_dump_json(indent=1), encoding="utf-8")
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, index_dir: Path) -> Manifest:
+        """Read the manifest of an index, with a clear error when it is missing or broken."""
+        path = index_dir / MANIFEST_FILE
+        if not path.is_file():
+            raise IndexNotFoundError(
+                f"{index_dir}: no FiF index here (no {MANIFEST_FILE}); "
+                f"build one with `fif build CORPUS --index {index_dir}`"
+            )
+        try:
+            return cls.model_validate(json.loads(path.read_text(encoding="utf-8")))
+        except (json.JSONDecodeError, ValidationError) as err:
+            raise IndexNotFoundError(
+                f"{path}: unreadable manifest ({err}); rebuild the index"
+            ) from err

@@ -1,0 +1,145 @@
+"""Search primitives: SCORE_vec(q, v; g) = max over v's descendants at layer g of sim(q, x(u)).
+
+Documents can be scored at granularity document (their summary), component or
+subcomponent; components at component or subcomponent. Scoring runs over the whole
+corpus or only inside a given set of documents (a local hop).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from tools.corpus_index import CorpusIndex
+from tools.cost import CostMeter
+from tools.index import Hit
+
+Target = Literal["document", "component"]
+Granularity = Literal["document", "component", "subcomponent"]
+GRANULARITY_LAYER = {"document": 0, "component": 1, "subcomponent": 2}
+OVERSAMPLE = {"document": 1, "component": 3, "subcomponent": 8}
+MAX_HITS = 3000
+
+
+@dataclass(frozen=True)
+class ScoredNode:
+    """A document or component with its vector score and the descendant that earned it."""
+
+    node_id: str
+    doc_id: str
+    kind: str
+    score: float
+    evidence: str
+
+
+def score_vec(
+    index: CorpusIndex,
+    query: str | np.ndarray,
+    target: Target,
+    granularity: Granularity,
+    k: int,
+    doc_ids: Sequence[str] | None = None,
+    meter: CostMeter | None = None,
+) -> list[ScoredNode]:
+    """Return the top-k documents or components by SCORE_vec at the given granularity."""
+    if target == "component" and granularity == "document":
+        raise ValueError("components are scored at component or subcomponent granularity")
+    meter = meter or CostMeter()
+    vector = _vector(index, query, meter)
+    n = _hits_needed(index, target, granularity, k, doc_ids)
+    with meter.timed("vector"):
+        hits = index.layers.query(granularity, vector, n, doc_ids)
+    return aggregate(index, hits, target, granularity, k)
+
+
+def aggregate(
+    index: CorpusIndex, hits: Sequence[Hit], target: Target, granularity: Granularity, k: int
+) -> list[ScoredNode]:
+    """Keep the best hit per ancestor at the target layer (hits arrive best first)."""
+    best: dict[str, ScoredNode] = {}
+    for hit in hits:
+        key = _ancestor(hit, target, granularity)
+        if key in best:
+            continue
+        kind = "document" if target == "document" else index.graph.node(key).kind
+        best[key] = ScoredNode(key, hit.doc_id, kind, hit.score, hit.node_id)
+        if len(best) >= k:
+            break
+    return sorted(best.values(), key=lambda node: -node.score)
+
+
+def _ancestor(hit: Hit, target: Target, granularity: Granularity) -> str:
+    if target == "document":
+        return hit.doc_id if granularity != "document" else hit.node_id
+    return hit.node_id if granularity == "component" else hit.component_id
+
+
+def _vector(index: CorpusIndex, query: str | np.ndarray, meter: CostMeter) -> np.ndarray:
+    if isinstance(query, np.ndarray):
+        return query
+    with meter.timed("embedding"):
+        return index.embed_query(query)
+
+
+def _hits_needed(
+    index: CorpusIndex,
+    target: Target,
+    granularity: Granularity,
+    k: int,
+    doc_ids: Sequence[str] | None,
+) -> int:
+    """Ask for enough layer-g hits that k distinct ancestors are likely among them.
+
+    Inside a document set the search is exhaustive: every descendant is scored.
+    """
+    if doc_ids is None:
+        return min(MAX_HITS, k * OVERSAMPLE[granularity])
+    depth = GRANULARITY_LAYER[granularity]
+    nodes = list(doc_ids)
+    for _ in range(depth):
+        nodes = [child for node in nodes for child in index.graph.children(node)]
+    return max(1, min(MAX_HITS, len(nodes)))
+
+
+def similarities(
+    index: CorpusIndex,
+    query: str | np.ndarray,
+    granularity: Granularity,
+    node_ids: Sequence[str],
+    meter: CostMeter | None = None,
+) -> dict[str, float]:
+    """Return the exact cosine similarity of the query to given nodes of one layer."""
+    meter = meter or CostMeter()
+    vector = _vector(index, query, meter)
+    with meter.timed("vector"):
+        stored = index.layers.vectors(granularity, list(node_ids))
+    return {node_id: float(np.dot(vec, vector)) for node_id, vec in stored.items()}
+
+
+def dense_search(
+    index: CorpusIndex,
+    question: str,
+    granularity: Granularity = "component",
+    k: int = 10,
+    meter: CostMeter | None = None,
+) -> list[ScoredNode]:
+    """Rank components for a question in one shot (the dense single-shot baseline).
+
+    At document granularity the top-k documents are found by their summaries and their
+    components ranked inside them, documents first; otherwise components are scored by
+    SCORE_vec at component or subcomponent granularity over the whole corpus.
+    """
+    meter = meter or CostMeter()
+    vector = _vector(index, question, meter)
+    if granularity != "document":
+        return score_vec(index, vector, "component", granularity, k, meter=meter)
+    documents = score_vec(index, vector, "document", "document", k, meter=meter)
+    doc_rank = {doc.node_id: rank for rank, doc in enumerate(documents)}
+    components = score_vec(
+        index, vector, "component", "component", k * 4, doc_ids=list(doc_rank), meter=meter
+    )
+    components.sort(key=lambda node: (doc_rank[node.doc_id], -node.score))
+    return components[:k]
