@@ -262,7 +262,7 @@ def _image_embed(embedder: ImageEmbedder) -> Callable[[Sequence[str]], np.ndarra
         paths: list[str] = []
         boxes: list[tuple[int, int, int, int] | None] = []
         for key in keys:
-            _, path, box = key.split("|")
+            path, _, box = key.partition("|")[2].rpartition("|")  # "|" may occur in paths
             paths.append(path)
             x1, y1, x2, y2 = (int(v) for v in box.split(",")) if box else (0, 0, 0, 0)
             boxes.append((x1, y1, x2, y2) if box else None)

@@ -72,7 +72,7 @@ def _parse_line(raw: bytes, where: str, report: IngestReport) -> DocumentRecord 
     if not raw.strip():
         return None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a BOM (Windows editors) must not cost line 1
     except UnicodeDecodeError as err:
         report.skip(where, f"not UTF-8 ({err.reason} at byte {err.start}); re-encode the file")
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 
-from corpus_builder.mentions import mention_links, title_index
+from tools.mentions import mention_links, title_index
 from state.corpus import Document, IngestReport, Subcomponent
 from tools.layered_graph import LayeredGraph
 
@@ -43,7 +43,7 @@ def _add_mention_links(
     documents: Sequence[Document],
     subcomponents: Mapping[str, Sequence[Subcomponent]],
 ) -> None:
-    index = title_index(documents)
+    index = title_index((d.doc_id, d.title) for d in documents)
     sentences = [sub for subs in subcomponents.values() for sub in subs if sub.kind == "sentence"]
     added = 0
     for sentence_id, doc in mention_links(sentences, index):

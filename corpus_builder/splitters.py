@@ -15,6 +15,10 @@ _HAS_BOUNDARY = re.compile(r"[.!?。！？]")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 MIN_SENTENCE_WORDS = 1
 """A fragment without a single word of letters ("1 . ") is glued to the next sentence."""
+_OPENS_MID_SENTENCE = re.compile(r"[,;:)\]]")
+_CIRCA = re.compile(r"(?:^|[\s(])(?:c|ca|fl)\.$")
+_ORDINAL_IN_NAME = re.compile(r"(?:^|\s)(?:the|as|'s)\s+\d{1,2} ?\.$")
+"""German ordinals inside names ("the 2. Bundesliga", "as 1 . FC Union"), pysbd ends there."""
 
 
 @lru_cache(maxsize=1)
@@ -46,6 +50,9 @@ def _merge_fragments(pieces: list[str]) -> list[str]:
     carry = ""
     for piece in pieces:
         piece = f"{carry} {piece}".strip() if carry else piece
+        if merged and _continues(merged[-1], piece):
+            merged[-1], carry = f"{merged[-1]} {piece}", ""
+            continue
         if len(_WORD.findall(piece)) < MIN_SENTENCE_WORDS:
             carry = piece
             continue
@@ -57,6 +64,19 @@ def _merge_fragments(pieces: list[str]) -> list[str]:
         else:
             merged.append(carry)
     return merged
+
+
+def _continues(previous: str, piece: str) -> bool:
+    """Tell whether piece goes on with previous after a period that ends no sentence.
+
+    pysbd splits after "Jr." before OTT-QA's spaced comma ("Jr. , Woody"), after "c." in
+    "c. 1150" and after German ordinals in names; a sentence never opens with a comma.
+    """
+    if _OPENS_MID_SENTENCE.match(piece):
+        return True
+    if piece[0].isdigit() and _CIRCA.search(previous):
+        return True
+    return piece[0].isupper() and _ORDINAL_IN_NAME.search(previous) is not None
 
 
 def sentence_subcomponents(component: Component) -> list[Subcomponent]:

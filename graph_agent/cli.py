@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from graph_agent import render
 from tools.errors import FiFError
@@ -114,7 +115,8 @@ def main() -> None:
     except FiFError as error:
         if _state["debug"]:
             raise
-        err.print(f"[red]error:[/red] {error}", highlight=False)
+        message = " ".join(str(error).split())  # one line, even for wrapped causes
+        err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except (typer.Abort, KeyboardInterrupt):
         err.print("aborted")
@@ -124,7 +126,9 @@ def main() -> None:
     except Exception as error:  # click usage errors carry their own exit codes
         import click
 
-        if isinstance(error, click.ClickException):
+        # typer >= 0.24 raises its vendored click's exceptions, which click's base misses
+        usage = (click.ClickException, typer.TyperException)
+        if isinstance(error, usage) and hasattr(error, "show"):
             error.show()
             sys.exit(error.exit_code)
         raise

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from state.render import table_text
@@ -31,13 +32,13 @@ def ranking(console: Console, graph: LayeredGraph, ranked: Sequence[tuple[str, f
         table.add_column(column, overflow="fold" if column == "snippet" else "ellipsis")
     for rank, (node_id, score) in enumerate(ranked, start=1):
         view = graph.node(node_id)
-        table.add_row(
+        table.add_row(  # corpus text may hold "[...]": not markup
             str(rank),
-            node_id,
+            escape(node_id),
             view.kind,
-            graph.title(view.doc_id),
+            escape(graph.title(view.doc_id)),
             f"{score:.3f}",
-            snippet(graph, node_id),
+            escape(snippet(graph, node_id)),
         )
     console.print(table)
 
@@ -45,7 +46,7 @@ def ranking(console: Console, graph: LayeredGraph, ranked: Sequence[tuple[str, f
 def build_summary(console: Console, errors: Console, manifest: Manifest) -> None:
     """Print what a build produced, how long each stage took and what was skipped."""
     table = Table(title=f"Index {manifest.name}", show_header=False)
-    table.add_row("corpus", f"{manifest.corpus.path} ({manifest.corpus.kind})")
+    table.add_row("corpus", escape(f"{manifest.corpus.path} ({manifest.corpus.kind})"))
     table.add_row(
         "embedder", f"{manifest.text_embedder.model_id} (dim {manifest.text_embedder.dim})"
     )
@@ -64,6 +65,7 @@ def build_summary(console: Console, errors: Console, manifest: Manifest) -> None
             f"{len(manifest.repaired)} repaired (kept in manifest.json):[/yellow]"
         )
         for label, problem in problems[:50]:
-            errors.print(f"  {label}: {problem.where}: {problem.problem}", highlight=False)
+            line = escape(f"  {label}: {problem.where}: {problem.problem}")  # corpus text
+            errors.print(line, highlight=False, soft_wrap=True)
         if len(problems) > 50:
             errors.print(f"  … and {len(problems) - 50} more")

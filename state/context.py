@@ -29,6 +29,7 @@ class Context(BaseModel):
     temperature: float = Field(0.0, ge=0.0, le=2.0, description="Sampling temperature.")
     llm_timeout_s: float = Field(60.0, gt=0, le=600, description="Timeout of one LLM call.")
     llm_retries: int = Field(2, ge=0, le=6, description="Retries after a failed LLM call.")
+    llm_backoff_s: float = Field(1.0, ge=0, le=60, description="First retry delay (doubles).")
     price_table: dict[str, tuple[float, float]] = Field(
         default_factory=dict, description="USD per million (input, output) tokens, by model."
     )
@@ -52,6 +53,18 @@ class Context(BaseModel):
     max_subqueries: int = Field(5, ge=1, le=10, description="Subqueries in the initial plan.")
     success_score: float = Field(
         0.45, ge=-1.0, le=1.0, description="Offline evaluator: best score counted as success."
+    )
+
+    min_coverage: float = Field(
+        0.5, ge=0.0, le=1.0, description="Offline evaluator: share of the subquery's words the "
+        "top components must contain to count as a success."
+    )
+    link_follow_score: float = Field(
+        0.3,
+        ge=-1.0,
+        le=1.0,
+        description="Offline evaluator: a linked document this relevant "
+        "to the question means the hop is not finished.",
     )
 
     no_backtracking: bool = Field(False, description="Ablation: never re-anchor.")

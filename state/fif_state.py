@@ -25,6 +25,8 @@ class Subquery(TypedDict):
     status: SubqueryStatus
     answer: str | None
     origin: SubqueryOrigin
+    parent: NotRequired[int]
+    """For a rewrite: the subquery it replaces."""
 
 
 class Strategy(TypedDict):
@@ -72,6 +74,7 @@ class StepRecord(TypedDict):
     answerable: bool
     reason: str
     decided_by: str
+    notes: list[str]
     cost: dict[str, float]
 
 

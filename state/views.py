@@ -70,8 +70,9 @@ def best_success(history: Sequence[StepRecord], exclude: set[int | None]) -> Ste
 
 
 def unresolved(subqueries: Sequence[Subquery]) -> list[Subquery]:
-    """Return the subqueries not yet answerable, in plan order."""
-    return [s for s in subqueries if s["status"] != "answerable"]
+    """Return the subqueries not yet answerable and not replaced by a rewrite, in plan order."""
+    superseded = {s["parent"] for s in subqueries if "parent" in s}
+    return [s for s in subqueries if s["status"] != "answerable" and s["index"] not in superseded]
 
 
 def llm_calls(state: FiFState) -> int:

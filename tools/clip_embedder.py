@@ -46,7 +46,7 @@ class ClipEmbedder:
         )
         with torch.no_grad():
             vectors = self.model.get_text_features(**inputs)
-        return _unit(vectors.numpy())
+        return _unit(_projected(vectors))
 
     def embed_images(
         self, paths: Sequence[str], boxes: Sequence[tuple[int, int, int, int] | None]
@@ -65,7 +65,12 @@ class ClipEmbedder:
         inputs = self.processor(images=images, return_tensors="pt")
         with torch.no_grad():
             vectors = self.model.get_image_features(**inputs)
-        return _unit(vectors.numpy())
+        return _unit(_projected(vectors))
+
+
+def _projected(output: Any) -> np.ndarray:
+    """Return the projected features: transformers 5 wraps them in `pooler_output`."""
+    return np.asarray(getattr(output, "pooler_output", output).numpy())
 
 
 def _unit(vectors: np.ndarray) -> np.ndarray:

@@ -15,6 +15,7 @@ from tools.errors import IndexMismatchError, IndexNotFoundError
 from tools.index import ChromaLayers
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, Manifest
+from tools.vector_cache import VectorCache
 
 logger = logging.getLogger(__name__)
 
@@ -29,6 +30,7 @@ class CorpusIndex:
     layers: ChromaLayers
     text_embedder: Embedder
     image_embedder: Embedder | None
+    cache: VectorCache
     _query_cache: dict[tuple[str, str], np.ndarray] = field(default_factory=dict, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -52,7 +54,7 @@ class CorpusIndex:
         image = None
         if manifest.image_embedder is not None:
             image = load_embedder(manifest.image_embedder.spec)
-        return cls(index_dir, manifest, graph, layers, text, image)
+        return cls(index_dir, manifest, graph, layers, text, image, VectorCache(layers))
 
     def embed_query(self, text: str, space: str = "text") -> np.ndarray:
         """Embed a query in the text (or image) space, caching repeated queries."""

@@ -173,9 +173,14 @@ EMBEDDER_BACKENDS: dict[str, Callable[[str, bool], Embedder]] = {
 }
 
 
-@lru_cache(maxsize=8)
 def load_embedder(spec: str, allow_download: bool = False) -> Embedder:
     """Return the one cached embedder for a spec such as `st:all-MiniLM-L6-v2#int8`."""
+    # One key per spec: `load_embedder(s)` and `load_embedder(s, False)` must share a model.
+    return _cached_embedder(spec, allow_download)
+
+
+@lru_cache(maxsize=8)
+def _cached_embedder(spec: str, allow_download: bool) -> Embedder:
     backend, sep, model = spec.partition(":")
     if not sep or backend not in EMBEDDER_BACKENDS:
         raise ConfigError(

@@ -63,8 +63,9 @@ def neighbors(
     hop can start from the exact table row or sentence that matched. Documents of the
     starting set are excluded; the mapping keeps first-seen order.
     """
-    start = set(doc_ids)
-    origin = list(sources) if sources is not None else link_sources(graph, start)
+    ordered = list(dict.fromkeys(doc_ids))  # not a set: iteration order must not vary by run
+    start = set(ordered)
+    origin = list(sources) if sources is not None else link_sources(graph, ordered)
     result: dict[str, list[str]] = {}
     for source in origin:
         for target in outgoing_links(graph, source):

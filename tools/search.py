@@ -115,8 +115,7 @@ def similarities(
     meter = meter or CostMeter()
     vector = _vector(index, query, meter)
     with meter.timed("vector"):
-        stored = index.layers.vectors(granularity, list(node_ids))
-    return {node_id: float(np.dot(vec, vector)) for node_id, vec in stored.items()}
+        return index.cache.similarities(granularity, vector, node_ids)
 
 
 def dense_search(

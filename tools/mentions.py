@@ -1,4 +1,4 @@
-"""Implicit links for corpora without hyperlinks: a sentence that names another document's title.
+"""Title mentions: find documents named in a text (implicit links, entity lookup in questions).
 
 Titles lose a trailing parenthetical ("Lilu (mythology)" → "Lilu") and are matched
 case-sensitively on word boundaries, by looking up word n-grams in a dictionary, so the
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from state.corpus import Document, Subcomponent
+from state.corpus import Subcomponent
 
 _WORDS = re.compile(r"\w+(?:[-'’]\w+)*")
 _PARENTHETICAL = re.compile(r"\s*\([^)]*\)\s*$")
@@ -24,17 +24,20 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(_WORDS.findall(text))
 
 
-def title_index(documents: Iterable[Document]) -> dict[tuple[str, ...], list[str]]:
-    """Map the word tuple of every usable base title to the documents carrying it."""
+def title_index(titles: Iterable[tuple[str, str]]) -> dict[tuple[str, ...], list[str]]:
+    """Map the word tuple of every usable base title to the documents carrying it.
+
+    `titles` yields (doc_id, title) pairs.
+    """
     index: dict[tuple[str, ...], list[str]] = {}
-    for document in documents:
-        base = _PARENTHETICAL.sub("", document.title).strip()
+    for doc_id, title in titles:
+        base = _PARENTHETICAL.sub("", title).strip()
         words = _words(base)
         if not words or len(base) < MIN_TITLE_CHARS or len(words) > MAX_TITLE_WORDS:
             continue
         if len(words) == 1 and not words[0][0].isupper():
             continue
-        index.setdefault(words, []).append(document.doc_id)
+        index.setdefault(words, []).append(doc_id)
     return {key: docs for key, docs in index.items() if len(docs) <= MAX_DOCS_PER_TITLE}
 
 

@@ -1,0 +1,105 @@
+"""`fif eval`: run systems over a bundle's questions, then print and write the summary.
+
+`graph_agent/cli.py` registers `eval_command` with `app.command("eval")(eval_command)`; FiF
+errors raised here end there as a one-line message with exit code 2.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, get_args
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.table import Table
+
+from state.context import Backend
+
+if TYPE_CHECKING:
+    from evals.runner import RunSummary
+
+out = Console()
+
+
+def system_names(system: list[str] | None, compare: str | None) -> list[str]:
+    """Return the systems named by repeated --system and by --compare, in order, once each.
+
+    Raises:
+        typer.BadParameter: If no system is named.
+    """
+    names = [*(system or []), *(part.strip() for part in (compare or "").split(","))]
+    names = [name for name in dict.fromkeys(names) if name]
+    if not names:
+        raise typer.BadParameter("name a system: --system dense, or --compare dense,lilac,fif")
+    return names
+
+
+def eval_command(
+    dataset: Annotated[Path, typer.Option(help="Bundle folder holding questions.jsonl.")],
+    index: Annotated[Path, typer.Option("--index", "-i", help="Index built from that bundle.")],
+    out_dir: Annotated[Path, typer.Option("--out", "-o", help="Folder for results and summary.")],
+    system: Annotated[
+        list[str] | None, typer.Option("--system", "-s", help="A system to run (repeatable).")
+    ] = None,
+    compare: Annotated[
+        str | None, typer.Option(help="Comma-separated systems, e.g. dense,lilac,fif.")
+    ] = None,
+    workers: Annotated[int, typer.Option(min=1, help="Questions run concurrently.")] = 1,
+    limit: Annotated[int | None, typer.Option(min=1, help="Only the first N questions.")] = None,
+    backend: Annotated[str, typer.Option(help="offline|openai|local reasoning.")] = "offline",
+    answer: Annotated[bool, typer.Option("--answer/--no-answer", help="Score EM/F1.")] = False,
+    langsmith: Annotated[
+        bool, typer.Option("--langsmith/--no-langsmith", help="Also run langsmith.evaluate.")
+    ] = False,
+    chroma_url: Annotated[str | None, typer.Option(help="Chroma server URL.")] = None,
+    progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
+) -> None:
+    """Evaluate systems on one index; resumes an interrupted run in the same --out."""
+    from evals.report import write_report
+    from evals.runner import run
+
+    if backend not in get_args(Backend):
+        raise typer.BadParameter(f"{backend!r}: use one of {', '.join(get_args(Backend))}")
+    names = system_names(system, compare)
+    summary = run(
+        names, dataset, index, out_dir, workers=workers, limit=limit,
+        backend=backend,  # type: ignore[arg-type]
+        answer=answer, chroma_url=chroma_url, progress=progress,
+    )
+    files = write_report(out_dir, dataset / "questions.jsonl", summary.systems)
+    out.print(Markdown(files.markdown))
+    if summary.problems:
+        out.print(f"[yellow]{len(summary.problems)} question line(s) skipped[/yellow] (see log)")
+    if summary.errors:
+        out.print(f"[yellow]{summary.errors} failed run(s)[/yellow]; re-run to retry them")
+    if langsmith:
+        _langsmith(summary, index, chroma_url, backend, answer, workers)  # type: ignore[arg-type]
+    paths = [summary.results_path, summary.run_config_path, files.summary_md, files.summary_csv,
+             *files.plots]
+    out.print("wrote " + ", ".join(str(path) for path in paths), highlight=False)
+
+
+def _langsmith(
+    summary: RunSummary, index: Path, chroma_url: str | None, backend: Backend, answer: bool,
+    workers: int,
+) -> None:
+    """Replay the run's result lines through langsmith.evaluate (no system is asked again)."""
+    from evals.langsmith_eval import run_langsmith
+    from evals.report import QA_KEYS, RETRIEVAL_KEYS
+    from evals.results_log import read_latest
+    from evals.systems import RunConfig
+    from evals.tables import fmt
+
+    scores = run_langsmith(
+        summary.systems, summary.examples, RunConfig(str(index), chroma_url, backend),
+        want_answer=answer, cached=read_latest(summary.results_path), max_concurrency=workers,
+        metadata={"out_dir": str(summary.out_dir)},
+    )
+    keys = [key for key in (*RETRIEVAL_KEYS, *QA_KEYS, "n") if key in next(iter(scores.values()))]
+    table = Table(title="langsmith.evaluate")
+    for column in ["system", *keys]:
+        table.add_column(column, no_wrap=True)
+    for name, pooled in scores.items():
+        table.add_row(name, *(fmt(key, pooled.get(key)) for key in keys))
+    out.print(table)

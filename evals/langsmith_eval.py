@@ -1,0 +1,213 @@
+"""Run the same examples and metrics through `langsmith.evaluate`, offline or uploaded.
+
+Without `LANGSMITH_API_KEY` (or with `upload=False`) nothing leaves the process: the examples
+are passed as in-memory `langsmith.schemas.Example` objects, `upload_results=False` keeps runs
+and feedback local, and the client is built with `auto_batch_tracing=False` and a preset
+`LangSmithInfo`, so it never starts the background thread that would GET `/info`. With the key,
+the examples are synced into a LangSmith dataset (created if missing, examples keyed by qid) and
+the experiment is uploaded. Results already in a run's results.jsonl can be replayed through
+`cached` instead of asking the systems again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import os
+import uuid
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
+
+from evals.datasets.questions import EvalExample
+from evals.metrics import exact_match, retrieval_scores, token_f1
+from evals.report import QA_KEYS, RETRIEVAL_KEYS
+from evals.results_log import Key
+from evals.systems import RunConfig, make_system
+
+logger = logging.getLogger(__name__)
+
+API_KEY_ENV = "LANGSMITH_API_KEY"
+_NAMESPACE = uuid.UUID("5f1e2d4c-7a0b-4c39-9e7e-f1f0e7a1b2c3")
+Evaluator = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+
+
+def to_langsmith_example(example: EvalExample, dataset_id: uuid.UUID) -> Any:
+    """Return an in-memory `langsmith.schemas.Example` for one of our examples."""
+    from langsmith.schemas import Example
+
+    return Example(
+        id=uuid.uuid5(dataset_id, example.qid),
+        dataset_id=dataset_id,
+        inputs={
+            "qid": example.qid, "question": example.question, "history": list(example.history),
+        },
+        outputs={
+            "gold_components": list(example.gold_components), "answers": list(example.answers),
+        },
+        metadata={
+            "qid": example.qid, "hops": example.hops, "modalities": list(example.modalities),
+            "answer_source": example.answer_source,
+        },
+    )
+
+
+def _retrieval_evaluator(key: str) -> Evaluator:
+    def evaluate_one(outputs: dict[str, Any], reference_outputs: dict[str, Any]) -> dict[str, Any]:
+        gold = frozenset(reference_outputs["gold_components"])
+        return {"key": key, "score": retrieval_scores(outputs.get("ranking") or [], gold)[key]}
+
+    evaluate_one.__name__ = key
+    return evaluate_one
+
+
+def _qa_evaluator(key: str) -> Evaluator:
+    metric = exact_match if key == "EM" else token_f1
+
+    def evaluate_one(outputs: dict[str, Any], reference_outputs: dict[str, Any]) -> dict[str, Any]:
+        answers = reference_outputs.get("answers") or []
+        if not answers:
+            return {"key": key, "score": None, "comment": "no reference answer"}
+        return {"key": key, "score": metric(outputs.get("answer") or "", answers)}
+
+    evaluate_one.__name__ = key
+    return evaluate_one
+
+
+def evaluators(want_answer: bool) -> list[Evaluator]:
+    """Return one evaluator per metric key, each returning `{"key", "score"}`."""
+    found = [_retrieval_evaluator(key) for key in RETRIEVAL_KEYS]
+    return found + ([_qa_evaluator(key) for key in QA_KEYS] if want_answer else [])
+
+
+def offline_client() -> Any:
+    """Return a langsmith Client that makes no network call (no tracing thread, no /info)."""
+    from langsmith import Client
+    from langsmith.schemas import LangSmithInfo
+
+    return Client(auto_batch_tracing=False, info=LangSmithInfo())
+
+
+def sync_dataset(client: Any, name: str, examples: Sequence[EvalExample]) -> list[Any]:
+    """Create the LangSmith dataset if missing, add examples it lacks, return ours from it."""
+    if not client.has_dataset(dataset_name=name):
+        client.create_dataset(name, description="FiF evaluation questions (gold component ids)")
+    present = {ex.metadata.get("qid"): ex for ex in client.list_examples(dataset_name=name)}
+    missing = [ex for ex in examples if ex.qid not in present]
+    if missing:
+        dataset_id = client.read_dataset(dataset_name=name).id
+        created = [to_langsmith_example(ex, dataset_id) for ex in missing]
+        client.create_examples(dataset_name=name, examples=[
+            {"id": ex.id, "inputs": ex.inputs, "outputs": ex.outputs, "metadata": ex.metadata}
+            for ex in created
+        ])
+        present.update({ex.metadata["qid"]: ex for ex in client.list_examples(dataset_name=name)})
+    return [present[ex.qid] for ex in examples]
+
+
+def _target(
+    name: str,
+    by_qid: Mapping[str, EvalExample],
+    config: RunConfig,
+    want_answer: bool,
+    cached: Mapping[Key, Mapping[str, Any]] | None,
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    system = None if cached is not None else make_system(name, config)
+
+    def predict(inputs: dict[str, Any]) -> dict[str, Any]:
+        qid = inputs["qid"]
+        if system is None:
+            line = (cached or {}).get((qid, name)) or {}
+            return {"ranking": list(line.get("ranking") or []), "answer": line.get("answer")}
+        output = system.retrieve(by_qid[qid], want_answer)
+        return {"ranking": output.ranking, "answer": output.answer, "cost": output.cost}
+
+    return predict
+
+
+def _client_and_data(
+    upload: bool, dataset_name: str, examples: Sequence[EvalExample]
+) -> tuple[Any, list[Any]]:
+    """Return a client and the examples: synced to LangSmith, or in memory and offline."""
+    if upload:
+        from langsmith import Client
+
+        client = Client()
+        return client, sync_dataset(client, dataset_name, examples)
+    return offline_client(), [to_langsmith_example(ex, _NAMESPACE) for ex in examples]
+
+
+def aggregate(rows: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    """Return the mean score per evaluator key over experiment rows (None scores skipped).
+
+    As in the report, EM/F1 are dropped for a system that answered no question at all, and
+    count an unanswered question as 0 for one that answered some.
+    """
+    answered = any((row["run"].outputs or {}).get("answer") is not None for row in rows)
+    sums: dict[str, list[float]] = {}
+    for row in rows:
+        for result in row["evaluation_results"]["results"]:
+            if result.score is not None and (answered or result.key not in QA_KEYS):
+                sums.setdefault(result.key, []).append(float(result.score))
+    pooled = {key: sum(values) / len(values) for key, values in sorted(sums.items())}
+    pooled["n"] = float(len(rows))
+    return pooled
+
+
+def run_langsmith(
+    system_names: Sequence[str],
+    examples: Sequence[EvalExample],
+    config: RunConfig,
+    *,
+    want_answer: bool = False,
+    cached: Mapping[Key, Mapping[str, Any]] | None = None,
+    upload: bool | None = None,
+    dataset_name: str = "fif-eval",
+    max_concurrency: int = 0,
+    metadata: Mapping[str, Any] | None = None,
+) -> dict[str, dict[str, float]]:
+    """Evaluate each system with `langsmith.evaluate` and return its pooled scores.
+
+    Args:
+        system_names: Systems from `evals.systems.SYSTEMS`.
+        examples: The questions to evaluate.
+        config: Index, backend and k shared by the systems.
+        want_answer: Ask for answers and add EM/F1 evaluators.
+        cached: Result lines by (qid, system) to replay instead of running the systems.
+        upload: Upload to LangSmith; None means "if LANGSMITH_API_KEY is set".
+        dataset_name: LangSmith dataset the examples are synced into when uploading.
+        max_concurrency: Examples evaluated concurrently (0 = sequentially).
+        metadata: Extra experiment metadata (run settings).
+    """
+    from langsmith import evaluate
+
+    upload = bool(os.environ.get(API_KEY_ENV)) if upload is None else upload
+    client, data = _client_and_data(upload, dataset_name, examples)
+    by_qid = {ex.qid: ex for ex in examples}
+    scores: dict[str, dict[str, float]] = {}
+    for name in dict.fromkeys(system_names):
+        target = _target(name, by_qid, config, want_answer, cached)
+        info = {"system": name, "backend": config.backend, "index": config.index_dir,
+                **(metadata or {})}
+        with _quiet():
+            results = evaluate(
+                target, data=data, evaluators=evaluators(want_answer), client=client,
+                experiment_prefix=f"fif-{name}", metadata=info, upload_results=upload,
+                max_concurrency=max_concurrency,
+            )
+            rows = list(results)
+        scores[name] = aggregate(rows)
+        logger.info("langsmith %s (%s): %s", name, results.experiment_name, scores[name])
+    return scores
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """Send langsmith's stdout banner to the log and mute its beta warning for upload_results."""
+    buffer = io.StringIO()
+    with warnings.catch_warnings(), contextlib.redirect_stdout(buffer):
+        warnings.filterwarnings("ignore", message=".*'upload_results' parameter is in beta")
+        yield
+    if buffer.getvalue().strip():
+        logger.info("langsmith: %s", buffer.getvalue().strip())

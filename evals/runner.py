@@ -1,0 +1,285 @@
+"""Run systems over a bundle's questions, one durable result line per (question, system).
+
+The run is resumable: `OUT/results.jsonl` is append-only (see `evals.results_log`), pairs
+already done are skipped, and a run killed at any point loses at most the pairs in flight.
+Several runners may share one out dir. Questions run on a thread pool: the systems share one
+`CorpusIndex` per index (its query cache is locked; Chroma and numpy release the GIL and
+tolerate concurrent reads), and each FiF run compiles its own graph with no checkpointer.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from evals.datasets.questions import EvalExample, QuestionProblem, load_questions
+from evals.results_log import RESULTS_FILE, ResultsLog
+from evals.systems import RunConfig, System, make_system
+from state.context import Backend
+from tools.errors import (
+    ConfigError,
+    DatasetFormatError,
+    IndexMismatchError,
+    IndexNotFoundError,
+    MissingDependencyError,
+    ModelUnavailableError,
+)
+
+logger = logging.getLogger(__name__)
+
+QUESTIONS_FILE = "questions.jsonl"
+RUN_CONFIG_FILE = "run_config.json"
+_REPO = Path(__file__).resolve().parents[1]
+_IDENTITY = ("dataset", "index", "corpus_sha256", "text_embedder", "backend", "top_k", "answer")
+"""run_config fields that must match to add results to an existing out dir."""
+_FATAL = (
+    ConfigError, MissingDependencyError, ModelUnavailableError, IndexMismatchError,
+    IndexNotFoundError,
+)
+"""Errors that would repeat on every question: they end the run instead of being recorded."""
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """What a run did and where it wrote it."""
+
+    out_dir: Path
+    results_path: Path
+    run_config_path: Path
+    systems: tuple[str, ...]
+    examples: tuple[EvalExample, ...]
+    """The questions evaluated (after `limit`)."""
+    problems: tuple[QuestionProblem, ...]
+    """Question lines skipped when loading."""
+    computed: int
+    """Pairs run by this call (including failed ones)."""
+    skipped: int
+    """Pairs already done before this call started."""
+    errors: int
+    """Pairs whose system raised in this call; written with `error`, redone on resume."""
+
+
+def run(
+    system_names: Sequence[str],
+    dataset_dir: Path,
+    index_dir: Path,
+    out_dir: Path,
+    *,
+    workers: int = 1,
+    limit: int | None = None,
+    backend: Backend = "offline",
+    answer: bool = False,
+    chroma_url: str | None = None,
+    progress: bool = True,
+) -> RunSummary:
+    """Evaluate systems on a bundle's questions and append their results to `OUT/results.jsonl`.
+
+    Args:
+        system_names: Names from `evals.systems.SYSTEMS`, in the order they should be reported.
+        dataset_dir: A bundle folder holding `questions.jsonl`.
+        index_dir: The index built from that bundle.
+        out_dir: Where results.jsonl and run_config.json go (created if missing).
+        workers: Questions run concurrently.
+        limit: Evaluate only the first `limit` questions.
+        backend: Reasoning backend of the graph systems.
+        answer: Ask systems for an answer too (EM/F1).
+        chroma_url: Chroma server of the index, if not embedded.
+        progress: Show a progress bar on stderr.
+
+    Raises:
+        ConfigError: On an unknown system, bad workers/limit, or an out_dir of another run.
+        DatasetFormatError: If no question can be evaluated.
+    """
+    names = tuple(dict.fromkeys(system_names))
+    if not names or workers < 1 or (limit is not None and limit < 1):
+        raise ConfigError(
+            f"need at least one system (got {list(names)}, e.g. --system dense), "
+            f"workers >= 1 (got {workers}) and limit >= 1 (got {limit})"
+        )
+    config = RunConfig(str(index_dir), chroma_url, backend)
+    systems = {name: make_system(name, config) for name in names}
+    examples, problems = _load(dataset_dir, config, limit)
+    write_run_config(out_dir, names, dataset_dir, config, answer)
+    log = ResultsLog(out_dir / RESULTS_FILE)
+    done = log.done()
+    pending = [(ex, name) for ex in examples for name in names if (ex.qid, name) not in done]
+    skipped = len(examples) * len(names) - len(pending)
+    logger.info("%d pairs to run, %d already done in %s", len(pending), skipped, out_dir)
+    errors = _execute(pending, systems, log, answer, workers, progress)
+    return RunSummary(out_dir, log.path, out_dir / RUN_CONFIG_FILE, names, examples, problems,
+                      len(pending), skipped, errors)
+
+
+def _load(
+    dataset_dir: Path, config: RunConfig, limit: int | None
+) -> tuple[tuple[EvalExample, ...], tuple[QuestionProblem, ...]]:
+    """Load the questions whose gold ids exist in the index; warn about every skipped line."""
+    from tools.corpus_index import open_index
+
+    index = open_index(config.index_dir, config.chroma_url)
+    known = frozenset(index.graph.nodes_at(1))
+    path = dataset_dir / QUESTIONS_FILE
+    loaded = load_questions(path, known_component_ids=known)
+    if loaded.problems:
+        logger.warning(
+            "%s: %d question line(s) skipped, %d usable (each problem is logged above)",
+            path, len(loaded.problems), len(loaded.examples),
+        )
+    if not loaded.examples:
+        raise DatasetFormatError(
+            f"{path}: no usable question ({len(loaded.problems)} skipped); check that the "
+            f"index {config.index_dir} was built from this bundle"
+        )
+    examples = loaded.examples[:limit] if limit else loaded.examples
+    return examples, loaded.problems
+
+
+def _execute(
+    pending: list[tuple[EvalExample, str]],
+    systems: dict[str, System],
+    log: ResultsLog,
+    answer: bool,
+    workers: int,
+    progress: bool,
+) -> int:
+    """Run the pending pairs on a thread pool, appending each result as it finishes."""
+    errors = 0
+    bar = tqdm(total=len(pending), disable=not progress, unit="q", desc="eval", leave=False)
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="eval")
+    try:
+        futures = [pool.submit(_one, ex, name, systems[name], log, answer) for ex, name in pending]
+        for future in as_completed(futures):
+            errors += 0 if future.result() else 1
+            bar.update(1)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    finally:
+        pool.shutdown(wait=True)
+        bar.close()
+    return errors
+
+
+def _one(example: EvalExample, name: str, system: System, log: ResultsLog, answer: bool) -> bool:
+    """Run one pair and append its line; return False if the system raised."""
+    record: dict[str, Any] = {"qid": example.qid, "system": name}
+    try:
+        output = system.retrieve(example, answer)
+    except _FATAL:
+        raise
+    except Exception as err:  # one failing question must not end the run; it is recorded
+        logger.warning(
+            "%s failed on %s (recorded, redone on resume): %s: %s",
+            name, example.qid, type(err).__name__, err,
+            exc_info=logger.isEnabledFor(logging.DEBUG),
+        )
+        record.update(ranking=[], latency_ms=0.0, cost={}, error=f"{type(err).__name__}: {err}")
+        log.append(record)
+        return False
+    record.update(
+        ranking=list(output.ranking), latency_ms=round(output.latency_ms, 3), cost=output.cost
+    )
+    if answer:
+        record["answer"] = output.answer
+    log.append(record)
+    return True
+
+
+def write_run_config(
+    out_dir: Path, names: Sequence[str], dataset_dir: Path, config: RunConfig, answer: bool
+) -> Path:
+    """Write OUT/run_config.json: systems, dataset, index manifest, git commit, versions, date.
+
+    Raises:
+        ConfigError: If out_dir already holds results of another dataset, index or backend.
+    """
+    from tools.corpus_index import open_index
+
+    manifest = open_index(config.index_dir, config.chroma_url).manifest
+    payload: dict[str, Any] = {
+        "dataset": str(dataset_dir.resolve()),
+        "index": str(Path(config.index_dir).resolve()),
+        "corpus_sha256": manifest.corpus.sha256,
+        "text_embedder": manifest.text_embedder.spec,
+        "backend": config.backend,
+        "top_k": config.top_k,
+        "systems": list(names),
+        "answer": answer,
+        "chroma_url": config.chroma_url,
+        "index_manifest": _manifest_summary(manifest),
+        **_provenance(),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    path = out_dir / RUN_CONFIG_FILE
+    out_dir.mkdir(parents=True, exist_ok=True)
+    previous = read_run_config(out_dir)
+    if previous:
+        clash = [key for key in _IDENTITY if previous.get(key) != payload[key]]
+        if clash:
+            raise ConfigError(
+                f"{out_dir} holds results of another run (differs in {clash}); "
+                "pass a new --out, or delete that folder to start over"
+            )
+        payload["systems"] = list(dict.fromkeys([*previous.get("systems", []), *names]))
+    tmp = path.with_name(f".{RUN_CONFIG_FILE}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(payload, indent=1, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def read_run_config(out_dir: Path) -> dict[str, Any]:
+    """Return OUT/run_config.json, or {} when there is none yet."""
+    path = out_dir / RUN_CONFIG_FILE
+    if not path.is_file():
+        return {}
+    try:
+        return dict(json.loads(path.read_text(encoding="utf-8")))
+    except json.JSONDecodeError as err:
+        raise ConfigError(f"{path}: unreadable ({err}); delete it to start over") from err
+
+
+def _manifest_summary(manifest: Any) -> dict[str, Any]:
+    image = manifest.image_embedder
+    return {
+        "name": manifest.name,
+        "corpus": manifest.corpus.model_dump(),
+        "text_embedder": manifest.text_embedder.model_dump(),
+        "image_embedder": image.model_dump() if image else None,
+        "images_indexed_via": manifest.images_indexed_via,
+        "counts": manifest.counts,
+        "built_at": manifest.built_at,
+        "fif_version": manifest.fif_version,
+    }
+
+
+def _provenance() -> dict[str, Any]:
+    """Return the fif version and the git commit (and whether the tree had changes)."""
+    try:
+        fif_version = version("fif")
+    except PackageNotFoundError:
+        fif_version = "unknown"
+    commit = _git("rev-parse", "HEAD")
+    dirty = bool(_git("status", "--porcelain")) if commit else None
+    return {"fif_version": fif_version, "git_commit": commit, "git_dirty": dirty}
+
+
+def _git(*args: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", *args], cwd=_REPO, capture_output=True, text=True, timeout=10, check=True
+        )
+    except (OSError, subprocess.SubprocessError) as err:
+        logger.info("git %s unavailable: %s", " ".join(args), err)
+        return None
+    return done.stdout.strip()

@@ -1,0 +1,221 @@
+"""The systems an evaluation compares, all behind one `retrieve(example)` interface.
+
+Every system (dense single-shot, FiF, its ablations, LILaC) is built by a factory from one
+`RunConfig`, so a comparison runs them on the same index with the same settings. Optional
+systems import their code lazily: a missing module fails at factory time with a ConfigError,
+before any question is asked.
+
+Conversational examples (MMCoQA turns with a non-empty `history`) are asked as the earlier turns'
+questions followed by the current one, one per line. No system here keeps dialogue state, and
+the earlier questions carry the referents ("that office") the current turn leaves out; this is
+the usual history-concatenation baseline of conversational retrieval.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, Protocol
+
+from evals.datasets.questions import EvalExample
+from state.context import Backend, Context
+from tools.cost import CostMeter
+from tools.errors import ConfigError
+
+logger = logging.getLogger(__name__)
+
+COST_KEYS: tuple[str, ...] = tuple(CostMeter().as_dict())
+"""The cost fields every result line carries (llm_calls, tokens, usd, *_ms, fallbacks)."""
+
+ABLATIONS: dict[str, str] = {
+    "fif-no-backtracking": "no_backtracking",
+    "fif-no-llm-traversal": "no_llm_traversal",
+    "fif-no-global-hop": "no_global_hop",
+    "fif-fixed-granularity": "fixed_granularity",
+    "fif-no-planner": "no_planner",
+}
+"""System name of each FiF ablation → the Context switch it turns on."""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """What every system of one evaluation run shares: the index, the backend, k."""
+
+    index_dir: str
+    chroma_url: str | None = None
+    backend: Backend = "offline"
+    top_k: int = 10
+
+
+@dataclass(frozen=True)
+class SystemOutput:
+    """What a system returns for one example."""
+
+    ranking: list[str]
+    """Component ids, best first."""
+    answer: str | None = None
+    cost: dict[str, float] = field(default_factory=dict)
+    latency_ms: float = 0.0
+    """Wall time of the whole call, measured by the system."""
+
+
+class System(Protocol):
+    """A retrieval system the runner can drive."""
+
+    name: str
+
+    def retrieve(self, example: EvalExample, want_answer: bool) -> SystemOutput:
+        """Rank components for one example (and answer it when asked and able)."""
+        ...
+
+
+SystemFactory = Callable[[RunConfig], System]
+"""Build a system from the run config."""
+
+Answerer = Callable[[Any, str, Sequence[str], Context, CostMeter], str | None]
+"""`nodes.answerer.answer_from_components(index, question, component_ids, context, meter)`."""
+
+
+def question_text(example: EvalExample) -> str:
+    """Return what a system is asked: earlier turns' questions, then the current one."""
+    return "\n".join([*example.history, example.question])
+
+
+def full_cost(cost: Mapping[str, float]) -> dict[str, float]:
+    """Return a cost dict with every COST_KEYS field present (missing fields are 0)."""
+    merged = {key: 0.0 for key in COST_KEYS}
+    merged.update({key: float(value) for key, value in cost.items()})
+    return merged
+
+
+def make_context(config: RunConfig, **switches: Any) -> Context:
+    """Return the FiF Context of a run config, with extra fields (ablations, answer) set."""
+    return Context(
+        index_dir=config.index_dir,
+        chroma_url=config.chroma_url,
+        backend=config.backend,
+        top_k=config.top_k,
+        **switches,
+    )
+
+
+def load_answerer() -> Answerer | None:
+    """Return `nodes.answerer.answer_from_components` if it exists, else None."""
+    try:
+        module = importlib.import_module("nodes.answerer")
+    except ModuleNotFoundError as err:
+        if err.name not in ("nodes.answerer", "nodes"):
+            raise
+        return None
+    return getattr(module, "answer_from_components", None)
+
+
+class DenseSystem:
+    """Dense single-shot: components scored by their best subcomponent, top k, one embedding."""
+
+    def __init__(self, name: str, config: RunConfig) -> None:
+        from tools.corpus_index import open_index
+
+        self.name = name
+        self.config = config
+        self.index = open_index(config.index_dir, config.chroma_url)
+        self.answerer = load_answerer()
+        self.context = make_context(config, answer=True)
+        if self.answerer is None:
+            logger.info("nodes.answerer.answer_from_components not found: dense gives no answers")
+
+    def retrieve(self, example: EvalExample, want_answer: bool) -> SystemOutput:
+        """Rank components with one dense search at subcomponent granularity."""
+        from tools.search import dense_search
+
+        started = time.perf_counter()
+        meter = CostMeter()
+        question = question_text(example)
+        found = dense_search(self.index, question, "subcomponent", self.config.top_k, meter)
+        ranking = [node.node_id for node in found]
+        answer = None
+        if want_answer and self.answerer is not None:
+            answer = self.answerer(self.index, question, ranking, self.context, meter)
+        latency = (time.perf_counter() - started) * 1000.0
+        return SystemOutput(ranking, answer, full_cost(meter.as_dict()), latency)
+
+
+class GraphSystem:
+    """A LangGraph system (FiF, an ablation, LILaC) called through its `ask` function."""
+
+    def __init__(self, name: str, ask: Callable[..., Any], context: Context) -> None:
+        self.name = name
+        self.ask = ask
+        self.context = context
+
+    def retrieve(self, example: EvalExample, want_answer: bool) -> SystemOutput:
+        """Run the graph once on a fresh thread (no checkpointer) and keep its ranking."""
+        context = self.context.model_copy(update={"answer": want_answer})
+        started = time.perf_counter()
+        result = self.ask(question_text(example), context)
+        latency = (time.perf_counter() - started) * 1000.0
+        ranking = [entry["component_id"] for entry in result.ranking]
+        answer = result.answer if want_answer else None
+        return SystemOutput(ranking, answer, full_cost(result.cost), latency)
+
+
+def _dense(config: RunConfig) -> System:
+    return DenseSystem("dense", config)
+
+
+def _fif(name: str, config: RunConfig) -> System:
+    from graph_agent.api import ask
+
+    switch = ABLATIONS.get(name)
+    context = make_context(config, **({switch: True} if switch else {}))
+    return GraphSystem(name, ask, context)
+
+
+def _lilac_context_type(module: Any) -> type[Context]:
+    found = getattr(module, "LilacContext", None)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    from state.lilac_state import LilacContext
+
+    return LilacContext
+
+
+def _lilac(config: RunConfig) -> System:
+    try:
+        module = importlib.import_module("graph_agent.lilac_graph")
+    except ModuleNotFoundError as err:
+        if err.name != "graph_agent.lilac_graph":
+            raise
+        raise ConfigError(
+            "system 'lilac' is not available: graph_agent/lilac_graph.py is missing; "
+            "pull the LILaC graph or leave 'lilac' out of --system/--compare"
+        ) from err
+    context = _lilac_context_type(module)(**make_context(config).model_dump())
+    return GraphSystem("lilac", module.ask_lilac, context)
+
+
+SYSTEMS: dict[str, SystemFactory] = {
+    "dense": _dense,
+    "fif": partial(_fif, "fif"),
+    **{name: partial(_fif, name) for name in ABLATIONS},
+    "lilac": _lilac,
+}
+"""Every system the runner knows, by name; tests register fakes here."""
+
+
+def make_system(name: str, config: RunConfig) -> System:
+    """Build the named system for a run.
+
+    Raises:
+        ConfigError: If the name is unknown or the system's code is missing.
+    """
+    factory = SYSTEMS.get(name)
+    if factory is None:
+        raise ConfigError(
+            f"unknown system {name!r}; known systems: {', '.join(sorted(SYSTEMS))}"
+        )
+    return factory(config)

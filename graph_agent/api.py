@@ -1,0 +1,55 @@
+"""The Python entry points shared by the CLI, the eval runner and notebooks: ask, and its result."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from state.context import Context
+from state.fif_state import Ranked
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What one retrieval run returns, for any system of the toolkit."""
+
+    ranking: list[Ranked]
+    answer: str | None = None
+    history: list[dict[str, Any]] = field(default_factory=list)
+    cost: dict[str, float] = field(default_factory=dict)
+    thread_id: str = ""
+    latency_ms: float = 0.0
+    subqueries: list[dict[str, Any]] = field(default_factory=list)
+
+
+def ask(
+    question: str,
+    context: Context,
+    *,
+    thread_id: str | None = None,
+    checkpointer: Any = None,
+) -> RunResult:
+    """Run the FiF graph on one question and return its ranking, answer, trace and cost."""
+    from graph_agent.graph import compile_graph
+
+    graph = compile_graph(checkpointer)
+    thread_id = thread_id or uuid.uuid4().hex
+    config = {"configurable": {"thread_id": thread_id}}
+    started = time.perf_counter()
+    final = graph.invoke({"question": question}, config=config, context=context)
+    return result_from_state(final, thread_id, (time.perf_counter() - started) * 1000.0)
+
+
+def result_from_state(final: dict[str, Any], thread_id: str, latency_ms: float) -> RunResult:
+    """Turn a graph's final state into a RunResult."""
+    return RunResult(
+        ranking=list(final.get("ranking", [])),
+        answer=final.get("answer"),
+        history=list(final.get("history", [])),
+        cost=dict(final.get("cost", {})),
+        thread_id=thread_id,
+        latency_ms=latency_ms,
+        subqueries=list(final.get("subqueries", [])),
+    )

@@ -1,0 +1,70 @@
+"""Assemble LILaC (seed 001) as its own graph: START → decomposer → traverser → END.
+
+It runs on the same index as FiF, so the two compare side by side in one harness;
+`langgraph.json` serves it as `"lilac": "./graph_agent/lilac_graph.py:graph"`.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import RetryPolicy
+
+from graph_agent.api import RunResult
+from nodes.lilac.decomposer import decomposer
+from nodes.lilac.traverser import traverser
+from state.lilac_state import LilacContext, LilacInputState, LilacOutputState, LilacState
+
+INDEX_RETRY = RetryPolicy(max_attempts=3, retry_on=(ConnectionError, TimeoutError))
+"""A remote Chroma can drop a connection; the traverser's vector calls are safe to repeat."""
+
+
+def build_lilac_graph() -> StateGraph[LilacState, LilacContext, LilacInputState, LilacOutputState]:
+    """Return the uncompiled LILaC graph."""
+    builder = StateGraph(
+        LilacState,
+        context_schema=LilacContext,
+        input_schema=LilacInputState,
+        output_schema=LilacOutputState,
+    )
+    builder.add_node("decomposer", decomposer)
+    builder.add_node("traverser", traverser, retry_policy=INDEX_RETRY)
+    builder.add_edge(START, "decomposer")
+    builder.add_edge("decomposer", "traverser")
+    builder.add_edge("traverser", END)
+    return builder
+
+
+def compile_lilac_graph(checkpointer: Any = None) -> Any:
+    """Compile the LILaC graph, with a checkpointer if given (the server supplies its own)."""
+    return build_lilac_graph().compile(checkpointer=checkpointer, name="lilac")
+
+
+graph = compile_lilac_graph()
+
+
+def ask_lilac(
+    question: str,
+    context: LilacContext,
+    *,
+    thread_id: str | None = None,
+    checkpointer: Any = None,
+) -> RunResult:
+    """Run LILaC on one question and return its top-k components, trace and cost."""
+    compiled = graph if checkpointer is None else compile_lilac_graph(checkpointer)
+    thread_id = thread_id or uuid.uuid4().hex
+    config = {"configurable": {"thread_id": thread_id}}
+    started = time.perf_counter()
+    final = compiled.invoke({"question": question}, config=config, context=context)
+    return RunResult(
+        ranking=list(final.get("ranking", [])),
+        answer=None,
+        history=[dict(step) for step in final.get("trace", [])],
+        cost=dict(final.get("cost", {})),
+        thread_id=thread_id,
+        latency_ms=(time.perf_counter() - started) * 1000.0,
+        subqueries=[dict(s) for s in final.get("subqueries", [])],
+    )

@@ -1,0 +1,82 @@
+"""The answerer node: a short answer grounded in the top-ranked components (when asked for).
+
+With a chat model the answer is generated from the components; offline it is the
+component text that best matches the question (a sentence or a table row), which is
+grounded but not a minimal span.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypedDict
+
+from langgraph.runtime import Runtime
+
+from nodes.prompts import ANSWERER_SYSTEM, ANSWERER_USER
+from nodes.reasoning import decide, numbered, with_images
+from nodes.schemas import Answer
+from nodes.traversal import best_per_parent
+from state.context import Context
+from state.fif_state import FiFState
+from tools.corpus_index import CorpusIndex, open_index
+from tools.cost import CostMeter
+
+ANSWER_COMPONENTS = 10
+OFFLINE_ANSWER_CHARS = 200
+
+
+class AnswererUpdate(TypedDict, total=False):
+    """Keys the answerer writes."""
+
+    answer: str | None
+    cost: dict[str, float]
+
+
+def answerer(state: FiFState, runtime: Runtime[Context]) -> AnswererUpdate:
+    """Answer the question from the final ranking."""
+    context = runtime.context or Context()
+    index = open_index(context.index_dir, context.chroma_url)
+    meter = CostMeter()
+    ids = [r["component_id"] for r in state.get("ranking", [])][:ANSWER_COMPONENTS]
+    answer = answer_from_components(index, state["question"], ids, context, meter, state)
+    return {"answer": answer, "cost": meter.as_dict()}
+
+
+def answer_from_components(
+    index: CorpusIndex,
+    question: str,
+    component_ids: Sequence[str],
+    context: Context,
+    meter: CostMeter,
+    state: FiFState | None = None,
+) -> str | None:
+    """Answer from components with the context's chat model, or extract the best evidence."""
+    if not component_ids:
+        return None
+    ids = list(component_ids)
+    user = ANSWERER_USER.format(question=question, candidates=numbered(index.graph, ids))
+    decided = decide(
+        state or {"question": question},
+        context,
+        meter,
+        lambda caller: (
+            caller.call(
+                Answer, ANSWERER_SYSTEM, with_images(user, index.graph, ids, context), meter
+            ).answer
+        ),
+        lambda: best_evidence(index, question, ids, meter),
+    )
+    return str(decided.value).strip() or None
+
+
+def best_evidence(
+    index: CorpusIndex, question: str, component_ids: Sequence[str], meter: CostMeter
+) -> str:
+    """Return the sentence or row (or component text) that best matches the question."""
+    with meter.timed("embedding"):
+        vector = index.embed_query(question)
+    best = best_per_parent(index, vector, list(component_ids), "subcomponent", meter)
+    if not best:
+        return index.graph.node(component_ids[0]).text[:OFFLINE_ANSWER_CHARS]
+    _, node = max(best.values())
+    return " ".join(index.graph.node(node).text.split())[:OFFLINE_ANSWER_CHARS]

@@ -1,0 +1,67 @@
+"""The evaluator node: judge the pending traversal and append it to the history, failures too."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from langgraph.runtime import Runtime
+
+from nodes.judging import Verdict, judge_offline, judge_with_llm
+from nodes.reasoning import decide
+from state.context import Context
+from state.fif_state import FiFState, StepRecord, Subquery
+from tools.corpus_index import open_index
+from tools.cost import CostMeter
+
+
+class EvaluatorUpdate(TypedDict, total=False):
+    """Keys the evaluator writes."""
+
+    history: list[StepRecord]
+    subqueries: list[Subquery]
+    pending_step: StepRecord | None
+    cost: dict[str, float]
+
+
+def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
+    """Judge the last traversal, update the subqueries it answered, record the step."""
+    context = runtime.context or Context()
+    step = state.get("pending_step")
+    if step is None:
+        raise ValueError("evaluator reached without a pending traversal")
+    index = open_index(context.index_dir, context.chroma_url)
+    meter = CostMeter()
+    subqueries = list(state.get("subqueries", []))
+    decided = decide(
+        state,
+        context,
+        meter,
+        lambda caller: judge_with_llm(
+            caller, index, state["question"], subqueries, step, context, meter
+        ),
+        lambda: judge_offline(index, state["question"], subqueries, step, context, meter),
+    )
+    verdict: Verdict = decided.value
+    notes = list(step["notes"])
+    if decided.decided_by != "llm":
+        notes.append(
+            f"evaluator: {decided.decided_by}" + (f" ({decided.note})" if decided.note else "")
+        )
+    record: StepRecord = {
+        **step,
+        "success": verdict.success,
+        "answerable": verdict.answerable,
+        "reason": verdict.reason,
+        "notes": notes,
+        "cost": _summed(step["cost"], meter.as_dict()),
+    }
+    return {
+        "history": [record],
+        "subqueries": verdict.updates,
+        "pending_step": None,
+        "cost": meter.as_dict(),
+    }
+
+
+def _summed(left: dict[str, float], right: dict[str, float]) -> dict[str, float]:
+    return {key: round(left.get(key, 0) + right.get(key, 0), 6) for key in {*left, *right}}

@@ -1,0 +1,185 @@
+"""The evaluator's judgement of one traversal: offline (scores + graph lookahead) or by the LLM.
+
+Offline, a step succeeds when its best component scores at least `success_score`. A
+success answers its subquery unless the evidence links onward to documents that match
+the question well (`link_follow_score`): then the hop is relevant but unfinished, and
+the orchestrator follows the links. A step that already followed links answers it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from nodes.lexical import coverage
+from nodes.prompts import EVALUATOR_SYSTEM, EVALUATOR_USER
+from nodes.reasoning import numbered, with_images
+from nodes.schemas import Evaluation
+from nodes.traversal import Region, best_per_parent
+from state.context import Context
+from state.fif_state import StepRecord, Subquery
+from state.render import table_text
+from state.views import unresolved
+from tools.corpus_index import CorpusIndex
+from tools.cost import CostMeter
+from tools.graph_nav import neighbors
+from tools.llm_calls import StructuredCaller
+
+ANSWER_CHARS = 200
+LOOKAHEAD_COMPONENTS = 3
+
+
+@dataclass
+class Verdict:
+    """The evaluator's outcome for a step."""
+
+    success: bool
+    answerable: bool
+    reason: str
+    updates: list[Subquery] = field(default_factory=list)
+
+
+def evidence_text(index: CorpusIndex, found: dict[str, object]) -> str:
+    """Return the text of a found component's evidence node (its best sentence or row)."""
+    node = str(found.get("evidence") or found["id"])
+    return " ".join(index.graph.node(node).text.split())[:ANSWER_CHARS]
+
+
+def full_text(index: CorpusIndex, node_id: str) -> str:
+    """Return a component's whole content with its document title (tables with all rows)."""
+    view = index.graph.node(node_id)
+    text = view.text
+    if view.kind == "table":
+        text += "\n" + table_text(view.attrs.get("header", []), view.attrs.get("rows", []), 1000)
+    return f"{index.graph.title(view.doc_id)}\n{text}"
+
+
+def onward_link(
+    index: CorpusIndex, question: str, step: StepRecord, meter: CostMeter
+) -> tuple[str, float] | None:
+    """Return the best document linked from the step's top evidence, scored against Q."""
+    top = step["components"][:LOOKAHEAD_COMPONENTS]
+    sources = [c["id"] for c in top] + [str(c["evidence"]) for c in top if c.get("evidence")]
+    region = Region(list(dict.fromkeys(c["doc_id"] for c in top)), sources)
+    linked = neighbors(index.graph, region.docs, region.sources)
+    visited = {d["id"] for d in step["documents"]}
+    targets = [doc for doc in linked if doc not in visited]
+    if not targets:
+        return None
+    with meter.timed("embedding"):
+        vector = index.embed_query(question)
+    scores = best_per_parent(index, vector, targets, "component", meter)
+    doc, (score, _) = max(scores.items(), key=lambda item: item[1][0])
+    return doc, score
+
+
+def judge_offline(
+    index: CorpusIndex,
+    question: str,
+    subqueries: list[Subquery],
+    step: StepRecord,
+    context: Context,
+    meter: CostMeter,
+) -> Verdict:
+    """Judge a step from its scores and what its evidence links to."""
+    components = step["components"]
+    if not components:
+        return Verdict(
+            False,
+            False,
+            "nothing found"
+            + (
+                " (the anchor has no linked documents)"
+                if step["strategy"]["doc_mode"] == "neighbors"
+                else ""
+            ),
+        )
+    best = components[0]["score"]
+    if best < context.success_score:
+        return Verdict(False, False, f"best score {best:.2f} < {context.success_score:.2f}")
+    covered = max(coverage(step["subquery"], full_text(index, c["id"]))
+                  for c in components[:LOOKAHEAD_COMPONENTS])
+    if covered < context.min_coverage:
+        return Verdict(False, False, f"best score {best:.2f} but the top components cover only "
+                       f"{covered:.0%} of the subquery's words")
+    reason = f"best score {best:.2f}, coverage {covered:.0%}"
+    answerable = True
+    if step["strategy"]["doc_mode"] != "neighbors":
+        onward = onward_link(index, question, step, meter)
+        if onward is not None and onward[1] >= context.link_follow_score:
+            answerable = False
+            reason += f"; evidence links on to {index.graph.title(onward[0])!r} ({onward[1]:.2f})"
+    updates = _updates(index, subqueries, step, answerable, context, meter)
+    return Verdict(True, answerable, reason, updates)
+
+
+def _updates(
+    index: CorpusIndex,
+    subqueries: list[Subquery],
+    step: StepRecord,
+    answerable: bool,
+    context: Context,
+    meter: CostMeter,
+) -> list[Subquery]:
+    """Mark the step's subquery, and any open subquery the top component also answers."""
+    answer = evidence_text(index, step["components"][0])  # type: ignore[arg-type]
+    target = subqueries[step["subquery_index"]]
+    updates: list[Subquery] = [
+        {
+            **target,
+            "status": "answerable" if answerable else "not answerable",
+            "answer": answer if answerable else target["answer"],
+        }
+    ]
+    others = [s for s in unresolved(subqueries) if s["index"] != step["subquery_index"]]
+    if not others:
+        return updates
+    top = step["components"][0]["id"]
+    with meter.timed("embedding"):
+        vectors = index.embed_queries([s["text"] for s in others])
+    for subquery, vector in zip(others, vectors, strict=True):
+        scores = best_per_parent(index, vector, [top], "subcomponent", meter)
+        score = scores.get(top, (-1.0, ""))[0]
+        if score >= context.success_score + 0.15:
+            updates.append({**subquery, "status": "answerable", "answer": answer})
+    return updates
+
+
+def judge_with_llm(
+    caller: StructuredCaller,
+    index: CorpusIndex,
+    question: str,
+    subqueries: list[Subquery],
+    step: StepRecord,
+    context: Context,
+    meter: CostMeter,
+) -> Verdict:
+    """Ask the chat model whether the step answered its subquery and which others it answers."""
+    ids = [c["id"] for c in step["components"]]
+    listing = "\n".join(
+        f"{s['index'] + 1}. [{s['status']}] {s['text']}"
+        + (f" -> {s['answer']}" if s["answer"] else "")
+        for s in subqueries
+    )
+    user = EVALUATOR_USER.format(
+        question=question,
+        subquery=step["subquery"],
+        candidates=numbered(index.graph, ids) or "(none)",
+        subqueries=listing,
+    )
+
+    def check(parsed: Evaluation) -> None:
+        bad = [u.index for u in parsed.updated_subtasks if not 1 <= u.index <= len(subqueries)]
+        if bad:
+            raise ValueError(f"subtask indices {bad} do not exist; use 1..{len(subqueries)}")
+
+    parsed = caller.call(
+        Evaluation, EVALUATOR_SYSTEM, with_images(user, index.graph, ids, context), meter, check
+    )
+    answerable = parsed.status == "answerable" and bool(ids)
+    target = subqueries[step["subquery_index"]]
+    updates: list[Subquery] = [{**target, "status": parsed.status}]
+    for item in parsed.updated_subtasks:
+        updates.append(
+            {**subqueries[item.index - 1], "status": "answerable", "answer": item.answer}
+        )
+    return Verdict(answerable, answerable, f"LLM judged {parsed.status}", updates)

@@ -1,0 +1,186 @@
+"""LILaC's decomposer node: Q → 1–5 modality-labelled subqueries (seed 001, §4.2.1).
+
+Behind one `Decomposer` protocol sit the LLM decomposer (structured output, validated,
+repaired and retried by `StructuredCaller`) and its offline twin (clause splitting plus
+keyword modality rules). If the LLM gives no usable answer, the node uses the offline
+decision and records `decided_by="offline-fallback"` with the reason.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypedDict
+
+from langgraph.runtime import Runtime
+
+from nodes.lilac.heuristics import guess_modality, offline_subqueries
+from nodes.lilac.prompts import (
+    DECOMPOSE_JOINT_SYSTEM,
+    DECOMPOSE_LIST_SYSTEM,
+    DECOMPOSE_USER,
+    DECOMPOSE_VERSION,
+    MODALITY_SYSTEM,
+    MODALITY_USER,
+    MODALITY_VERSION,
+)
+from nodes.lilac.schemas import MAX_SUBQUERIES, Decomposition, ModalityChoice, SubqueryList
+from state.context import llm_enabled
+from state.lilac_state import (
+    LilacContext,
+    LilacState,
+    LilacStep,
+    LilacSubquery,
+    Modality,
+    ModalitySelection,
+)
+from tools.chat_models import load_chat_model
+from tools.cost import CostMeter
+from tools.llm_calls import LLMFailure, StructuredCaller
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A decomposition and how it was decided."""
+
+    subqueries: list[LilacSubquery]
+    decided_by: str
+    reason: str
+    prompt_version: str | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+class Decomposer(Protocol):
+    """Turn a question into modality-labelled subqueries."""
+
+    def decompose(self, question: str, meter: CostMeter) -> Plan:
+        """Return the plan for one question, metering any model call."""
+        ...
+
+
+@dataclass(frozen=True)
+class OfflineDecomposer:
+    """Clause splitting and keyword modality rules; no model."""
+
+    max_subqueries: int = MAX_SUBQUERIES
+
+    def decompose(self, question: str, meter: CostMeter) -> Plan:
+        """Return the clause-based plan."""
+        subqueries = offline_subqueries(question, self.max_subqueries)
+        return Plan(subqueries, "offline", f"{len(subqueries)} subqueries from clause splitting")
+
+
+@dataclass(frozen=True)
+class LLMDecomposer:
+    """Decompose with a chat model; fall back to the offline twin when it fails."""
+
+    caller: StructuredCaller
+    offline: OfflineDecomposer
+    selection: ModalitySelection = "joint"
+
+    def decompose(self, question: str, meter: CostMeter) -> Plan:
+        """Return the model's plan, or the offline plan marked as a fallback."""
+        try:
+            if self.selection == "joint":
+                return self._joint(question, meter)
+            return self._separate(question, meter)
+        except LLMFailure as err:
+            logger.warning("LILaC decomposition fell back offline: %s", err)
+            meter.fallbacks += 1
+            plan = self.offline.decompose(question, meter)
+            return Plan(plan.subqueries, "offline-fallback", str(err), DECOMPOSE_VERSION)
+
+    def _joint(self, question: str, meter: CostMeter) -> Plan:
+        answer = self.caller.call(
+            Decomposition,
+            DECOMPOSE_JOINT_SYSTEM.format(max_subqueries=self.offline.max_subqueries),
+            DECOMPOSE_USER.format(question=question),
+            meter,
+            validate=lambda d: _check_count(len(d.subqueries), self.offline.max_subqueries),
+        )
+        pairs = [(s.text, s.modality) for s in answer.subqueries]
+        return Plan(_numbered(pairs), "llm", "joint decomposition", DECOMPOSE_VERSION)
+
+    def _separate(self, question: str, meter: CostMeter) -> Plan:
+        answer = self.caller.call(
+            SubqueryList,
+            DECOMPOSE_LIST_SYSTEM.format(max_subqueries=self.offline.max_subqueries),
+            DECOMPOSE_USER.format(question=question),
+            meter,
+            validate=lambda d: _check_count(len(d.subqueries), self.offline.max_subqueries),
+        )
+        pairs: list[tuple[str, Modality]] = []
+        guessed: list[int] = []
+        for position, text in enumerate(answer.subqueries):
+            try:
+                choice = self.caller.call(
+                    ModalityChoice,
+                    MODALITY_SYSTEM.format(),
+                    MODALITY_USER.format(subquery=text),
+                    meter,
+                )
+                pairs.append((text, choice.modality))
+            except LLMFailure as err:
+                logger.warning("modality of subquery %d by keyword rules: %s", position, err)
+                meter.fallbacks += 1
+                guessed.append(position)
+                pairs.append((text, guess_modality(text)))
+        reason = "decomposition, then one modality call per subquery"
+        if guessed:
+            reason += f"; keyword rules for subqueries {guessed} after LLM failures"
+        version = f"{DECOMPOSE_VERSION}+{MODALITY_VERSION}"
+        return Plan(_numbered(pairs), "llm", reason, version, {"modality_fallbacks": guessed})
+
+
+def _check_count(count: int, limit: int) -> None:
+    if count > limit:
+        raise ValueError(f"{count} subqueries, at most {limit} allowed; merge some")
+
+
+def _numbered(pairs: list[tuple[str, Modality]]) -> list[LilacSubquery]:
+    unique = list(dict.fromkeys(pairs))
+    seen: set[str] = set()
+    result: list[LilacSubquery] = []
+    for text, modality in unique:
+        if text.lower() in seen:
+            continue
+        seen.add(text.lower())
+        result.append({"index": len(result), "text": text, "modality": modality})
+    return result
+
+
+def decomposer_for(context: LilacContext) -> Decomposer:
+    """Choose the decomposer the context asks for (the one place that decides)."""
+    limit = min(context.max_subqueries, MAX_SUBQUERIES)
+    offline = OfflineDecomposer(limit)
+    if not llm_enabled(context) or context.max_llm_calls == 0:
+        return offline
+    model, name = load_chat_model(context)
+    caller = StructuredCaller(
+        model, name, context.llm_retries, context.llm_backoff_s, dict(context.price_table)
+    )
+    return LLMDecomposer(caller, offline, context.modality_selection)
+
+
+class DecomposerUpdate(TypedDict, total=False):
+    """The keys the decomposer writes."""
+
+    subqueries: list[LilacSubquery]
+    trace: list[LilacStep]
+    cost: dict[str, float]
+
+
+def decomposer(state: LilacState, runtime: Runtime[LilacContext]) -> DecomposerUpdate:
+    """Decompose the question into modality-labelled subqueries."""
+    meter = CostMeter()
+    plan = decomposer_for(runtime.context).decompose(state["question"], meter)
+    step: LilacStep = {
+        "node": "decomposer",
+        "decided_by": plan.decided_by,
+        "reason": plan.reason,
+        "prompt_version": plan.prompt_version,
+        "detail": {"subqueries": len(plan.subqueries), **plan.detail},
+    }
+    return {"subqueries": plan.subqueries, "trace": [step], "cost": meter.as_dict()}

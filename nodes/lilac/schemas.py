@@ -1,0 +1,91 @@
+"""What the LLM must return to LILaC's decomposer; field descriptions double as instructions."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+MAX_SUBQUERIES = 5
+"""Seed 001, Appendix F: "the smallest set (1 – 5) of component-targeting sub-queries"."""
+
+
+def _label(value: Any) -> Any:
+    """Accept a modality label in any case and with stray spaces ("Table ")."""
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+class PlannedSubquery(BaseModel):
+    """One component-targeting subquery with the modality of the component it targets."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    text: str = Field(
+        min_length=1,
+        description=(
+            "A self-contained search query for ONE component (sentence, paragraph, table row, "
+            "image); keep the question's entity names and noun phrases verbatim."
+        ),
+    )
+    modality: Literal["text", "table", "image"] = Field(
+        description="text = prose, table = rows/columns or statistics, image = visual appearance."
+    )
+
+    @field_validator("modality", mode="before")
+    @classmethod
+    def _modality(cls, value: Any) -> Any:
+        return _label(value)
+
+    @field_validator("text")
+    @classmethod
+    def _strip(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("subquery text is blank")
+        return " ".join(value.split())
+
+
+class Decomposition(BaseModel):
+    """The decomposer's answer when subqueries and modalities come in one call (joint mode)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    subqueries: list[PlannedSubquery] = Field(
+        min_length=1,
+        max_length=MAX_SUBQUERIES,
+        description="1 to 5 subqueries, prerequisites first; one if one component answers.",
+    )
+
+
+class SubqueryList(BaseModel):
+    """The decomposer's answer when modalities are chosen by separate calls (separate mode)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    subqueries: list[str] = Field(
+        min_length=1,
+        max_length=MAX_SUBQUERIES,
+        description="1 to 5 self-contained component-targeting subqueries, prerequisites first.",
+    )
+
+    @field_validator("subqueries")
+    @classmethod
+    def _no_blank(cls, value: list[str]) -> list[str]:
+        cleaned = [" ".join(text.split()) for text in value]
+        if any(not text for text in cleaned):
+            raise ValueError("a subquery is blank")
+        return cleaned
+
+
+class ModalityChoice(BaseModel):
+    """The modality selector's answer for one subquery."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    modality: Literal["text", "table", "image"] = Field(
+        description="The one modality most likely to hold the answer to the subquery."
+    )
+
+    @field_validator("modality", mode="before")
+    @classmethod
+    def _modality(cls, value: Any) -> Any:
+        return _label(value)

@@ -1,0 +1,147 @@
+"""The orchestrator node: choose search / replan / stop, the subquery, strategy and anchor.
+
+The LLM (when configured) proposes an action from the serialised memory; the rule
+orchestrator is its offline twin. Either way the action passes `policy.enforce`, the
+same rules the graph's edges use.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from langgraph.runtime import Runtime
+
+from nodes.policy import enforce, rule_action, search, stop
+from nodes.prompts import ORCHESTRATOR_SYSTEM, ORCHESTRATOR_USER
+from nodes.reasoning import decide
+from nodes.schemas import Decision
+from state.context import Context
+from state.fif_state import Action, FiFState, Strategy, Subquery
+from state.views import unresolved
+from tools.corpus_index import CorpusIndex, open_index
+from tools.cost import CostMeter
+from tools.graph_nav import neighbors
+from tools.llm_calls import StructuredCaller
+
+DOC_MODES = {"neighbors": "neighbors", "vector search": "vector", "llm reasoning": "llm"}
+COMP_MODES = {"vector search": "vector", "llm reasoning": "llm"}
+MEMORY_SNIPPET = 160
+
+
+class OrchestratorUpdate(TypedDict, total=False):
+    """Keys the orchestrator writes."""
+
+    next_action: Action
+    decisions: list[Action]
+    subqueries: list[Subquery]
+    cost: dict[str, float]
+
+
+def orchestrator(state: FiFState, runtime: Runtime[Context]) -> OrchestratorUpdate:
+    """Decide the next action and check it against the rules."""
+    context = runtime.context or Context()
+    index = open_index(context.index_dir, context.chroma_url)
+    meter = CostMeter()
+    decided = decide(
+        state,
+        context,
+        meter,
+        lambda caller: _llm_action(caller, index, state, meter),
+        lambda: rule_action(state, context, index.graph),
+    )
+    action, rewrites = decided.value
+    if decided.decided_by != "llm":
+        action = {
+            **action,
+            "decided_by": decided.decided_by,
+            "reason": action["reason"] + (f" [{decided.note}]" if decided.note else ""),
+        }
+    action = enforce(action, state, context)
+    update: OrchestratorUpdate = {
+        "next_action": action,
+        "decisions": [action],
+        "cost": meter.as_dict(),
+    }
+    if rewrites and action["kind"] == "search":
+        update["subqueries"] = rewrites
+    return update
+
+
+def _llm_action(
+    caller: StructuredCaller, index: CorpusIndex, state: FiFState, meter: CostMeter
+) -> tuple[Action, list[Subquery]]:
+    user = ORCHESTRATOR_USER.format(
+        question=state["question"],
+        subqueries=serialize_subqueries(state.get("subqueries", [])),
+        memory=serialize_memory(index, state) or "(empty)",
+        neighbors=_neighbor_titles(index, state) or "(none)",
+    )
+    proposal = caller.call(Decision, ORCHESTRATOR_SYSTEM, user, meter).action
+    if proposal.next_action == "stop":
+        return stop("LLM: memory suffices", "llm"), []
+    if proposal.next_action == "replan":
+        return {"kind": "replan", "reason": "LLM: plan is stale", "decided_by": "llm"}, []
+    subquery, rewrites = _target(state, proposal.next_retrieval_subtask or state["question"])
+    strategy: Strategy = {
+        "doc_mode": DOC_MODES[proposal.document_search_mode or "vector search"],  # type: ignore[typeddict-item]
+        "comp_mode": COMP_MODES[proposal.component_search_mode or "vector search"],  # type: ignore[typeddict-item]
+        "granularity": proposal.vector_granularity or "document",
+    }
+    return search(subquery, strategy, proposal.anchor, "LLM proposal", "llm"), rewrites
+
+
+def _target(state: FiFState, text: str) -> tuple[Subquery, list[Subquery]]:
+    """Map the LLM's subtask to a plan item; a new wording is a rewrite of the open one."""
+    subqueries = state.get("subqueries", [])
+    for subquery in subqueries:
+        if subquery["text"].strip().lower() == text.strip().lower():
+            return subquery, []
+    open_ = unresolved(subqueries)
+    parent = open_[0]["index"] if open_ else None
+    rewrite: Subquery = {
+        "index": len(subqueries),
+        "text": text.strip(),
+        "status": "unknown",
+        "answer": None,
+        "origin": "rewrite",
+    }
+    if parent is not None:
+        rewrite["parent"] = parent
+    return rewrite, [rewrite]
+
+
+def serialize_subqueries(subqueries: list[Subquery]) -> str:
+    """Render the plan with statuses and answers, 1-based."""
+    return "\n".join(
+        f"{s['index'] + 1}. [{s['status']}] {s['text']}"
+        + (f" -> {s['answer']}" if s["answer"] else "")
+        for s in subqueries
+    )
+
+
+def serialize_memory(index: CorpusIndex, state: FiFState) -> str:
+    """Render the action history: what was asked, how, from where, what came back, verdict."""
+    lines = []
+    for step in state.get("history", []):
+        strategy = step["strategy"]
+        found = "; ".join(
+            f"{index.graph.title(c['doc_id'])}: {index.graph.node(c['id']).text[:MEMORY_SNIPPET]}"
+            for c in step["components"][:3]
+        )
+        lines.append(
+            f"step {step['step']}: {step['subquery']!r} doc={strategy['doc_mode']} "
+            f"comp={strategy['comp_mode']} granularity={strategy['granularity']} "
+            f"anchor={step['anchor']} -> {'Success' if step['success'] else 'Failure'}"
+            f"{' (answerable)' if step['answerable'] else ''}: {step['reason']}\n   found: {found}"
+        )
+    return "\n".join(lines)
+
+
+def _neighbor_titles(index: CorpusIndex, state: FiFState, limit: int = 30) -> str:
+    history = state.get("history", [])
+    if not history:
+        return ""
+    top = history[-1]["components"][:3]
+    sources = [c["id"] for c in top] + [str(c["evidence"]) for c in top if c.get("evidence")]
+    linked = neighbors(index.graph, [c["doc_id"] for c in top], sources)
+    return "\n".join(index.graph.title(doc) for doc in list(linked)[:limit])

@@ -1,0 +1,82 @@
+"""The planner node: decompose Q into 1–5 subqueries, and on replan append 1–2 new ones."""
+
+from __future__ import annotations
+
+import time
+from typing import TypedDict
+
+from langgraph.runtime import Runtime
+
+from nodes.orchestrator import serialize_memory, serialize_subqueries
+from nodes.plan_heuristics import decompose, replan
+from nodes.prompts import PLANNER_SYSTEM, PLANNER_USER, REPLANNER_SYSTEM, REPLANNER_USER
+from nodes.reasoning import decide
+from nodes.schemas import Plan
+from state.context import Context
+from state.fif_state import FiFState, Subquery, SubqueryOrigin
+from tools.corpus_index import open_index
+from tools.cost import CostMeter
+
+MAX_REPLAN_TASKS = 2
+
+
+class PlannerUpdate(TypedDict, total=False):
+    """Keys the planner writes."""
+
+    subqueries: list[Subquery]
+    started_at: float
+    cost: dict[str, float]
+
+
+def planner(state: FiFState, runtime: Runtime[Context]) -> PlannerUpdate:
+    """Write the initial plan, or extend it after the orchestrator asked for a replan."""
+    context = runtime.context or Context()
+    index = open_index(context.index_dir, context.chroma_url)
+    meter = CostMeter()
+    existing = state.get("subqueries", [])
+    question = state["question"]
+    if not existing:
+        if context.no_planner:
+            tasks = [question]
+        else:
+            tasks = decide(
+                state,
+                context,
+                meter,
+                lambda caller: (
+                    caller.call(
+                        Plan, PLANNER_SYSTEM, PLANNER_USER.format(question=question), meter
+                    ).tasks
+                ),
+                lambda: decompose(index, question, context.max_subqueries),
+            ).value[: context.max_subqueries]
+        return {
+            "subqueries": _subqueries(tasks, 0, "initial"),
+            "started_at": time.time(),
+            "cost": meter.as_dict(),
+        }
+    if context.no_planner:
+        return {"cost": meter.as_dict()}
+    history = state.get("history", [])
+    user = REPLANNER_USER.format(
+        question=question,
+        subqueries=serialize_subqueries(existing),
+        memory=serialize_memory(index, state) or "(empty)",
+    )
+    tasks = decide(
+        state,
+        context,
+        meter,
+        lambda caller: caller.call(Plan, REPLANNER_SYSTEM, user, meter).tasks,
+        lambda: replan(index, question, history),
+    ).value
+    known = {s["text"].strip().lower() for s in existing}
+    fresh = [t for t in tasks if t.strip().lower() not in known][:MAX_REPLAN_TASKS]
+    return {"subqueries": _subqueries(fresh, len(existing), "replan"), "cost": meter.as_dict()}
+
+
+def _subqueries(tasks: list[str], start: int, origin: SubqueryOrigin) -> list[Subquery]:
+    return [
+        {"index": start + i, "text": task, "status": "unknown", "answer": None, "origin": origin}
+        for i, task in enumerate(tasks)
+    ]

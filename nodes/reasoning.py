@@ -1,0 +1,169 @@
+"""Shared plumbing for LLM decisions: the caller for a context, prompt rendering, fallbacks.
+
+Every LLM decision in FiF goes through `decide`: it runs the LLM path when the context
+has a chat model and budget left, and otherwise (or when the LLM fails after repair and
+retries) runs the offline twin, recording who decided and why.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import mimetypes
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+from state.context import Context
+from state.fif_state import FiFState
+from state.render import table_text
+from state.views import llm_calls, tokens
+from tools.chat_models import load_chat_model
+from tools.cost import CostMeter
+from tools.layered_graph import LayeredGraph
+from tools.llm_calls import LLMFailure, StructuredCaller
+
+logger = logging.getLogger(__name__)
+
+R = TypeVar("R")
+CANDIDATE_CHARS = 500
+MAX_TABLE_ROWS = 12
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A decision with who made it ("llm", "offline", "offline-fallback") and why."""
+
+    value: Any
+    decided_by: str
+    note: str = ""
+
+
+def caller_for(context: Context) -> StructuredCaller:
+    """Return the structured caller of the context's chat model (one per settings)."""
+    return _caller(
+        context.backend,
+        context.chat_model,
+        context.base_url,
+        context.api_key_env,
+        context.local_model_path,
+        context.llm_timeout_s,
+        context.temperature,
+        context.llm_retries,
+        context.llm_backoff_s,
+        tuple(sorted(context.price_table.items())),
+    )
+
+
+@lru_cache(maxsize=8)
+def _caller(
+    backend: str,
+    chat_model: str,
+    base_url: str | None,
+    api_key_env: str,
+    local_model_path: str | None,
+    timeout: float,
+    temperature: float,
+    retries: int,
+    backoff: float,
+    prices: tuple[tuple[str, tuple[float, float]], ...],
+) -> StructuredCaller:
+    context = Context(
+        backend=backend,
+        chat_model=chat_model,
+        base_url=base_url,  # type: ignore[arg-type]
+        api_key_env=api_key_env,
+        local_model_path=local_model_path,
+        llm_timeout_s=timeout,
+        temperature=temperature,
+    )
+    model, name = load_chat_model(context)
+    return StructuredCaller(model, name, retries, backoff, dict(prices))
+
+
+def llm_budget_left(state: FiFState, context: Context) -> bool:
+    """Tell whether another LLM call fits the run's call and token budgets."""
+    return llm_calls(state) < context.max_llm_calls and tokens(state) < context.max_tokens
+
+
+def decide(
+    state: FiFState,
+    context: Context,
+    meter: CostMeter,
+    llm_path: Callable[[StructuredCaller], R] | None,
+    offline_path: Callable[[], R],
+) -> Decided:
+    """Run the LLM path when possible, else (or after an LLM failure) the offline twin."""
+    if llm_path is None or context.backend == "offline":
+        return Decided(offline_path(), "offline")
+    if not llm_budget_left(state, context):
+        return Decided(offline_path(), "offline-fallback", "LLM budget used up")
+    try:
+        return Decided(llm_path(caller_for(context)), "llm")
+    except LLMFailure as failure:
+        logger.warning("falling back to the offline decision: %s", failure)
+        meter.fallbacks += 1
+        return Decided(offline_path(), "offline-fallback", str(failure))
+
+
+def describe(graph: LayeredGraph, node_id: str, limit: int = CANDIDATE_CHARS) -> str:
+    """Render one component or document as prompt text: id, kind, title, content."""
+    view = graph.node(node_id)
+    if view.layer == 0:
+        return f"[document] {graph.title(node_id)} — {view.text[:limit]}"
+    text = view.text
+    if view.kind == "table":
+        rows = view.attrs.get("rows", [])
+        text = f"{text}\n{table_text(view.attrs.get('header', []), rows, MAX_TABLE_ROWS)}"
+    if len(text) > limit * 2:
+        text = text[: limit * 2] + "…"
+    return f"[{view.kind}] {graph.title(view.doc_id)} — {text}"
+
+
+def numbered(graph: LayeredGraph, node_ids: Sequence[str]) -> str:
+    """Render candidates as a 0-based numbered list."""
+    return "\n".join(f"{i}: {describe(graph, node_id)}" for i, node_id in enumerate(node_ids))
+
+
+def with_images(
+    text: str, graph: LayeredGraph, node_ids: Sequence[str], context: Context
+) -> str | list[dict[str, Any]]:
+    """Attach image components as image content blocks when the model can see images."""
+    if not context.vision:
+        return text
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}]
+    for i, node_id in enumerate(node_ids):
+        path = graph.node(node_id).attrs.get("image_path")
+        if not path or not Path(path).is_file():
+            continue
+        mime = mimetypes.guess_type(path)[0] or "image/png"
+        data = base64.b64encode(Path(path).read_bytes()).decode()
+        blocks.append({"type": "text", "text": f"Image of candidate {i}:"})
+        blocks.append({"type": "image_url", "image_url": {"url": f"data:{mime};base64,{data}"}})
+    return blocks
+
+
+def valid_indices(limit: int) -> Callable[[Any], None]:
+    """Return a validator rejecting selections whose indices fall outside the list."""
+
+    def check(parsed: Any) -> None:
+        items = getattr(parsed, "selection", None) or getattr(parsed, "ranking", None) or []
+        bad = [item.index for item in items if item.index >= limit]
+        if bad:
+            raise ValueError(f"indices {bad} do not exist; use 0..{limit - 1}")
+
+    return check
+
+
+__all__ = [
+    "Decided",
+    "LLMFailure",
+    "caller_for",
+    "decide",
+    "describe",
+    "numbered",
+    "valid_indices",
+    "with_images",
+]

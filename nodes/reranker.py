@@ -1,0 +1,84 @@
+"""The reranker node: rank every candidate in memory against the original question (top-k)."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from langgraph.runtime import Runtime
+
+from nodes.fusion import chain_ranking, fused_scores
+from nodes.prompts import RERANKER_SYSTEM, RERANKER_USER
+from nodes.reasoning import decide, numbered, valid_indices, with_images
+from nodes.schemas import Reranking
+from state.context import Context
+from state.fif_state import Candidate, FiFState, Ranked
+from tools.corpus_index import CorpusIndex, open_index
+from tools.cost import CostMeter
+from tools.llm_calls import StructuredCaller
+
+
+class RerankerUpdate(TypedDict, total=False):
+    """Keys the reranker writes."""
+
+    ranking: list[Ranked]
+    cost: dict[str, float]
+
+
+def reranker(state: FiFState, runtime: Runtime[Context]) -> RerankerUpdate:
+    """Fuse scores offline (or ask the LLM over the fused shortlist) and keep the top-k."""
+    context = runtime.context or Context()
+    candidates = state.get("candidates", {})
+    meter = CostMeter()
+    if not candidates:
+        return {"ranking": [], "cost": meter.as_dict()}
+    index = open_index(context.index_dir, context.chroma_url)
+    subqueries = [s["text"] for s in state.get("subqueries", [])]
+    own, chain = fused_scores(index, state["question"], subqueries, candidates, meter)
+    offline = chain_ranking(index, own, chain, candidates, context.top_k)
+    scores = {node: max(own[node], chain.get(node, -1.0)) for node in own}
+    decided = decide(
+        state,
+        context,
+        meter,
+        lambda caller: _llm_ranking(
+            caller, index, state["question"], scores, candidates, context, meter, offline
+        ),
+        lambda: offline,
+    )
+    return {"ranking": decided.value, "cost": meter.as_dict()}
+
+
+def _llm_ranking(
+    caller: StructuredCaller,
+    index: CorpusIndex,
+    question: str,
+    scores: dict[str, float],
+    candidates: dict[str, Candidate],
+    context: Context,
+    meter: CostMeter,
+    offline: list[Ranked],
+) -> list[Ranked]:
+    shortlist = sorted(scores, key=lambda node: -scores[node])[: context.shortlist_k]
+    user = RERANKER_USER.format(question=question, candidates=numbered(index.graph, shortlist))
+    parsed = caller.call(
+        Reranking,
+        RERANKER_SYSTEM.format(top_k=context.top_k),
+        with_images(user, index.graph, shortlist, context),
+        meter,
+        valid_indices(len(shortlist)),
+    )
+    picked = list(dict.fromkeys(shortlist[item.index] for item in parsed.ranking))
+    llm_score = {shortlist[item.index]: item.score for item in parsed.ranking}
+    rest = [r["component_id"] for r in offline if r["component_id"] not in llm_score]
+    ranking: list[Ranked] = []
+    for node in [*picked, *rest][: context.top_k]:
+        candidate = candidates[node]
+        ranking.append(
+            {
+                "component_id": node,
+                "doc_id": candidate["doc_id"],
+                "type": candidate["kind"],
+                "score": round(llm_score.get(node, 0.0), 5),
+            }
+        )
+    return ranking

@@ -1,0 +1,81 @@
+"""Careful selection of shortlisted documents or components: by the LLM, or its offline twin.
+
+The offline twin rescores each candidate against both the subquery and the original
+question at component and subcomponent granularity and keeps the best, a slower but
+sharper judgement than the single vector score that built the shortlist.
+"""
+
+from __future__ import annotations
+
+from nodes.prompts import (
+    COMPONENT_SELECT_SYSTEM,
+    DOC_SELECT_SYSTEM,
+    SELECT_USER,
+)
+from nodes.reasoning import Decided, decide, numbered, valid_indices, with_images
+from nodes.schemas import Selection
+from nodes.traversal import Selector, best_per_parent
+from state.context import Context
+from state.fif_state import FiFState
+from tools.corpus_index import CorpusIndex
+from tools.cost import CostMeter
+from tools.llm_calls import StructuredCaller
+
+
+def careful_scores(
+    index: CorpusIndex, queries: list[str], candidates: list[str], meter: CostMeter
+) -> dict[str, float]:
+    """Score candidates by their best match to any query at component or subcomponent level."""
+    with meter.timed("embedding"):
+        vectors = index.embed_queries(queries)
+    best: dict[str, float] = {}
+    for vector in vectors:
+        for layer in ("component", "subcomponent"):
+            for node, (score, _) in best_per_parent(
+                index, vector, candidates, layer, meter
+            ).items():
+                best[node] = max(best.get(node, -1.0), score)
+    return best
+
+
+def make_selector(
+    index: CorpusIndex,
+    state: FiFState,
+    context: Context,
+    subquery: str,
+    granularity: str,
+    meter: CostMeter,
+    notes: list[Decided],
+) -> Selector:
+    """Return the selector a traversal uses for its "llm" stages; records each decision."""
+    question = state["question"]
+
+    def select(stage: str, candidates: list[str], keep: int) -> list[tuple[str, float]]:
+        def offline() -> list[tuple[str, float]]:
+            scores = careful_scores(index, [subquery, question], candidates, meter)
+            return sorted(scores.items(), key=lambda item: -item[1])[:keep]
+
+        def with_llm(caller: StructuredCaller) -> list[tuple[str, float]]:
+            system = DOC_SELECT_SYSTEM if stage == "document" else COMPONENT_SELECT_SYSTEM
+            user = SELECT_USER.format(
+                question=question,
+                subquery=subquery,
+                granularity=granularity,
+                candidates=numbered(index.graph, candidates),
+            )
+            parsed = caller.call(
+                Selection,
+                system.format(max_results=keep),
+                with_images(user, index.graph, candidates, context),
+                meter,
+                valid_indices(len(candidates)),
+            )
+            picked = [(candidates[item.index], item.score) for item in parsed.selection]
+            return list(dict(picked).items())[:keep]
+
+        allowed = not context.no_llm_traversal
+        decided = decide(state, context, meter, with_llm if allowed else None, offline)
+        notes.append(decided)
+        return list(decided.value)
+
+    return select

@@ -1,0 +1,138 @@
+"""Shared fixtures: the mini bundle, a hash-embedder build of it, bundle and image writers."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+import zlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from corpus_builder.build import BuildOptions, build
+from tools.manifest import Manifest
+
+MINI_BUNDLE = Path(__file__).resolve().parent / "fixtures" / "mini_bundle"
+HASH_SPEC = "hash:64"
+
+Line = dict[str, Any] | str | bytes
+"""A corpus.jsonl line: a record to serialise, raw text, or raw bytes (for encoding errors)."""
+
+
+class Records:
+    """Build bundle records the way corpus.jsonl spells them."""
+
+    @staticmethod
+    def paragraph(cid: str, text: str, links: Sequence[str] = ()) -> dict[str, Any]:
+        return {"component_id": cid, "type": "paragraph", "text": text, "links": list(links)}
+
+    @staticmethod
+    def image(cid: str, path: str | None, caption: str = "") -> dict[str, Any]:
+        record: dict[str, Any] = {"component_id": cid, "type": "image", "caption": caption}
+        if path is not None:
+            record["image_path"] = path
+        return record
+
+    @staticmethod
+    def table(
+        cid: str,
+        header: Sequence[str],
+        rows: Sequence[Sequence[str]],
+        cell_links: Sequence[Sequence[Sequence[str]]] | None = None,
+        caption: str = "",
+    ) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "component_id": cid,
+            "type": "table",
+            "caption": caption,
+            "table": {"header": list(header), "rows": [list(row) for row in rows]},
+        }
+        if cell_links is not None:
+            record["cell_links"] = [[list(cell) for cell in row] for row in cell_links]
+        return record
+
+    @staticmethod
+    def document(doc_id: str, *components: dict[str, Any], title: str = "") -> dict[str, Any]:
+        return {"doc_id": doc_id, "title": title, "components": list(components)}
+
+
+@pytest.fixture
+def records() -> type[Records]:
+    """Return the record builders."""
+    return Records
+
+
+@pytest.fixture
+def write_bundle(tmp_path: Path) -> Callable[..., Path]:
+    """Return a writer of `<tmp>/<name>/corpus.jsonl` from records, text or bytes lines."""
+
+    def write(lines: Sequence[Line], name: str = "bundle") -> Path:
+        folder = tmp_path / name
+        folder.mkdir(parents=True, exist_ok=True)
+        with (folder / "corpus.jsonl").open("wb") as handle:
+            for line in lines:
+                if isinstance(line, dict):
+                    line = json.dumps(line, ensure_ascii=False)
+                handle.write(line if isinstance(line, bytes) else line.encode("utf-8"))
+                handle.write(b"\n")
+        return folder
+
+    return write
+
+
+@pytest.fixture
+def write_png() -> Callable[..., Path]:
+    """Return a writer of small RGB PNG files."""
+
+    def write(path: Path, size: tuple[int, int] = (32, 32), color: str = "red") -> Path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", size, color).save(path)
+        return path
+
+    return write
+
+
+@pytest.fixture
+def write_bomb_png(write_png: Callable[..., Path]) -> Callable[[Path], Path]:
+    """Return a writer of a tiny PNG whose header claims 20000 x 20000 pixels."""
+
+    def write(path: Path) -> Path:
+        png = write_png(path, (4, 4)).read_bytes()
+        ihdr = b"IHDR" + struct.pack(">II", 20_000, 20_000) + png[24:29]
+        path.write_bytes(png[:12] + ihdr + struct.pack(">I", zlib.crc32(ihdr)) + png[33:])
+        return path
+
+    return write
+
+
+@pytest.fixture
+def mini_bundle(tmp_path: Path) -> Path:
+    """Return a private copy of the mini bundle that a test may edit."""
+    return Path(shutil.copytree(MINI_BUNDLE, tmp_path / "mini_bundle"))
+
+
+def hash_options(**overrides: Any) -> BuildOptions:
+    """Return build options for unit tests: hash embedder, no progress bar."""
+    return BuildOptions(**{"text_embedder": HASH_SPEC, "show_progress": False, **overrides})
+
+
+@pytest.fixture
+def hash_build() -> Callable[..., Manifest]:
+    """Return `build(corpus, index_dir, **options)` with the hash embedder."""
+
+    def run(corpus: Path, index_dir: Path, **overrides: Any) -> Manifest:
+        return build(corpus, index_dir, hash_options(**overrides))
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def mini_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Return the index folder of the mini bundle built once with hash:64 (read only)."""
+    index_dir = tmp_path_factory.mktemp("mini_index")
+    build(MINI_BUNDLE, index_dir, hash_options())
+    return index_dir

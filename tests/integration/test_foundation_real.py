@@ -1,0 +1,139 @@
+"""The mini bundle built with the packaged model into embedded Chroma and a Chroma server."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from corpus_builder.build import BuildOptions, build
+from tools.corpus_index import CorpusIndex
+from tools.embedders import DEFAULT_TEXT_EMBEDDER
+from tools.index import ChromaLayers
+from tools.layered_graph import LayeredGraph
+from tools.manifest import GRAPH_FILE
+from tools.search import dense_search
+
+pytestmark = pytest.mark.integration
+
+MINI = Path(__file__).resolve().parents[1] / "fixtures" / "mini_bundle"
+QUESTIONS = {
+    q["qid"]: q
+    for q in map(json.loads, (MINI / "questions.jsonl").read_text(encoding="utf-8").splitlines())
+}
+TOP_3 = [("mb1", "component"), ("mb2", "component"), ("mb2", "subcomponent"), ("mb4", "component")]
+LAYER_OF_INDEX = {"document": 0, "component": 1, "subcomponent": 2}
+
+
+def gold_rank(index: CorpusIndex, qid: str, granularity: str) -> int:
+    """Return the 1-based rank of the best-ranked gold component (99 when absent)."""
+    question = QUESTIONS[qid]
+    ranked = [n.node_id for n in dense_search(index, question["question"], granularity, k=10)]  # type: ignore[arg-type]
+    return min(
+        (ranked.index(g) + 1 for g in question["gold_components"] if g in ranked), default=99
+    )
+
+
+def assert_layers_match_graph(index_dir: Path, chroma_url: str | None, name: str) -> None:
+    graph = LayeredGraph.load(index_dir / GRAPH_FILE)
+    layers = ChromaLayers.open(index_dir, chroma_url, name)
+    for layer, level in LAYER_OF_INDEX.items():
+        ids = layers.collection(layer).get(include=[])["ids"]  # type: ignore[arg-type]
+        assert len(ids) == len(set(ids)) == layers.count(layer)  # type: ignore[arg-type]
+        assert set(ids) == set(graph.nodes_at(level)), layer
+
+
+@pytest.fixture(scope="module")
+def embedded_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    index_dir = tmp_path_factory.mktemp("embedded") / "mini"
+    build(MINI, index_dir, BuildOptions(show_progress=False))
+    return index_dir
+
+
+def test_the_packaged_model_builds_the_mini_bundle(embedded_index: Path) -> None:
+    index = CorpusIndex.open(embedded_index)
+    manifest = index.manifest
+    assert manifest.complete and manifest.skipped == []
+    assert (manifest.text_embedder.spec, manifest.text_embedder.dim) == (DEFAULT_TEXT_EMBEDDER, 384)
+    assert manifest.images_indexed_via == "caption-text"
+    assert_layers_match_graph(embedded_index, None, manifest.name)
+
+
+@pytest.mark.parametrize(("qid", "granularity"), TOP_3)
+def test_gold_components_rank_in_the_top_3(
+    embedded_index: Path, qid: str, granularity: str
+) -> None:
+    assert gold_rank(CorpusIndex.open(embedded_index), qid, granularity) <= 3
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_for_heartbeat(url: str, server: subprocess.Popen, log: Path, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"chroma run exited with {server.returncode}:\n{log.read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/api/v2/heartbeat", timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.3)
+    pytest.fail(f"no heartbeat from {url} after {seconds:.0f} s:\n{log.read_text()[-2000:]}")
+
+
+@pytest.fixture(scope="module")
+def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Start `chroma run` on a free port, wait for its heartbeat, stop it at teardown."""
+    executable = Path(sys.executable).parent / "chroma"
+    if not executable.is_file():
+        pytest.skip(f"no chroma executable next to {sys.executable}")
+    folder = tmp_path_factory.mktemp("chroma_server")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = folder / "server.log"
+    with log.open("wb") as sink:
+        server = subprocess.Popen(
+            [str(executable), "run", "--path", str(folder / "data"), "--host", "127.0.0.1",
+             "--port", str(port)],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "ANONYMIZED_TELEMETRY": "False"},
+        )  # fmt: skip
+    try:
+        wait_for_heartbeat(url, server, log, seconds=90)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def test_build_and_search_against_a_chroma_server(chroma_server: str, tmp_path: Path) -> None:
+    index_dir = tmp_path / "served"
+    options = BuildOptions(chroma_url=chroma_server, show_progress=False)
+    manifest = build(MINI, index_dir, options)
+    assert manifest.complete and manifest.chroma_url == chroma_server
+    assert not (index_dir / "chroma").exists()  # nothing was stored locally
+    assert_layers_match_graph(index_dir, chroma_server, manifest.name)
+    index = CorpusIndex.open(index_dir)  # the manifest names the server
+    for qid, granularity in TOP_3:
+        assert gold_rank(index, qid, granularity) <= 3, qid
+    again = build(MINI, index_dir, options)
+    assert again.embedding.get("texts_embedded", 0) == 0

@@ -1,0 +1,62 @@
+"""Offline LILaC on the OTT-QA sample with the packaged embedder, against dense single-shot."""
+
+from __future__ import annotations
+
+import logging
+import statistics
+from pathlib import Path
+
+import pytest
+
+from corpus_builder.build import BuildOptions, build
+from evals.datasets.questions import load_questions
+from evals.metrics import retrieval_scores
+from graph_agent.lilac_graph import ask_lilac
+from state.lilac_state import LilacContext
+from tools.corpus_index import open_index
+from tools.search import dense_search
+
+pytestmark = pytest.mark.integration
+logger = logging.getLogger(__name__)
+
+SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "ottqa-sample"
+MARGIN = 0.05
+"""LILaC's R@10 may trail dense single-shot by at most this much on the sample."""
+K = 10
+
+
+@pytest.fixture(scope="module")
+def sample_index(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """Build the sample with the default (packaged) embedder once for the module."""
+    index_dir = tmp_path_factory.mktemp("lilac-sample") / "index"
+    build(SAMPLE, index_dir, BuildOptions(show_progress=False))
+    return str(index_dir)
+
+
+def _pooled(rows: list[dict[str, float]]) -> dict[str, float]:
+    return {key: round(statistics.fmean(r[key] for r in rows), 3) for key in rows[0]}
+
+
+def test_offline_lilac_matches_dense_recall_on_the_sample(sample_index, record_property):
+    examples = load_questions(SAMPLE / "questions.jsonl").examples
+    assert examples
+    index = open_index(sample_index)
+    context = LilacContext(index_dir=sample_index, top_k=K)
+    lilac_rows, dense_rows, latencies = [], [], []
+    for example in examples:
+        result = ask_lilac(example.question, context)
+        assert len(result.ranking) == K
+        assert len({r["component_id"] for r in result.ranking}) == K
+        assert result.history[0]["decided_by"] == "offline"
+        latencies.append(result.latency_ms)
+        lilac_rows.append(
+            retrieval_scores([r["component_id"] for r in result.ranking], example.gold)
+        )
+        dense = dense_search(index, example.question, "component", K)
+        dense_rows.append(retrieval_scores([n.node_id for n in dense], example.gold))
+    lilac, dense = _pooled(lilac_rows), _pooled(dense_rows)
+    record_property("lilac", lilac)
+    record_property("dense_component", dense)
+    record_property("lilac_p50_ms", round(statistics.median(latencies), 1))
+    logger.info("LILaC %s; dense %s", lilac, dense)
+    assert lilac["R@10"] >= dense["R@10"] - MARGIN, (lilac, dense)

@@ -1,0 +1,114 @@
+"""The system registry: dense on a real tiny index, FiF and ablations through a fake `ask`."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from eval_helpers import Corpus
+
+import graph_agent.api
+from evals.datasets.questions import EvalExample
+from evals.systems import (
+    ABLATIONS,
+    COST_KEYS,
+    SYSTEMS,
+    RunConfig,
+    make_system,
+    question_text,
+)
+from graph_agent.api import RunResult
+from tools.errors import ConfigError
+
+EXAMPLE = EvalExample("q1", "Which museum houses the Mona Lisa?", ("the Louvre",), ("louvre::p1",))
+TURN = EvalExample("t2", "Where was he born?", ("Vinci",), ("leonardo::p0",),
+                   history=("Who painted the Mona Lisa?",))
+
+
+def test_conversational_turns_are_asked_with_earlier_questions_first() -> None:
+    assert question_text(EXAMPLE) == EXAMPLE.question
+    assert question_text(TURN) == "Who painted the Mona Lisa?\nWhere was he born?"
+
+
+def test_dense_ranks_components_with_a_full_cost(corpus: Corpus, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "nodes.answerer", None)  # no answerer available
+    system = make_system("dense", RunConfig(str(corpus.index)))
+    output = system.retrieve(EXAMPLE, want_answer=True)
+    assert len(output.ranking) == 10 and all("::p" in cid for cid in output.ranking)
+    assert output.answer is None
+    assert set(output.cost) == set(COST_KEYS) and output.cost["embedding_ms"] > 0
+    assert output.latency_ms > 0
+
+
+def test_dense_uses_the_answerer_when_it_exists(corpus: Corpus, monkeypatch) -> None:
+    seen = {}
+
+    def answer_from_components(index, question, component_ids, context, meter):
+        seen.update(question=question, ids=list(component_ids), answer_flag=context.answer)
+        meter.add_llm_usage("gpt-5-mini", 1000, 250)
+        return "the Louvre"
+
+    module = types.ModuleType("nodes.answerer")
+    module.answer_from_components = answer_from_components
+    monkeypatch.setitem(sys.modules, "nodes.answerer", module)
+    system = make_system("dense", RunConfig(str(corpus.index)))
+    output = system.retrieve(TURN, want_answer=True)
+    assert output.answer == "the Louvre"
+    assert seen["question"] == question_text(TURN) and seen["ids"] == output.ranking
+    assert output.cost["llm_calls"] == 1 and output.cost["usd"] == pytest.approx(0.00075)
+    assert system.retrieve(TURN, want_answer=False).answer is None
+
+
+@pytest.mark.parametrize("name", ["fif", *ABLATIONS])
+def test_fif_and_ablations_set_their_context(name: str, monkeypatch, tmp_path: Path) -> None:
+    contexts = []
+
+    def fake_ask(question, context, **_):
+        contexts.append(context)
+        ranking = [{"component_id": "louvre::p1", "doc_id": "louvre", "type": "paragraph",
+                    "score": 0.9}]
+        return RunResult(ranking, answer="Louvre", cost={"llm_calls": 2.0})
+
+    monkeypatch.setattr(graph_agent.api, "ask", fake_ask)
+    config = RunConfig(str(tmp_path), "http://chroma:8000", "openai", top_k=7)
+    system = make_system(name, config)
+    output = system.retrieve(TURN, want_answer=True)
+    assert output.ranking == ["louvre::p1"] and output.answer == "Louvre"
+    assert output.cost["llm_calls"] == 2.0 and set(output.cost) == set(COST_KEYS)
+    context = contexts[0]
+    assert (context.index_dir, context.chroma_url, context.backend, context.top_k) == (
+        str(tmp_path), "http://chroma:8000", "openai", 7)
+    assert context.answer is True
+    switches = {field for field in ABLATIONS.values() if getattr(context, field)}
+    assert switches == ({ABLATIONS[name]} if name in ABLATIONS else set())
+    assert system.retrieve(TURN, want_answer=False).answer is None
+    assert contexts[1].answer is False
+
+
+def test_lilac_is_lazy(monkeypatch, tmp_path: Path) -> None:
+    assert "lilac" in SYSTEMS
+    if importlib.util.find_spec("graph_agent.lilac_graph") is None:
+        with pytest.raises(ConfigError, match="lilac_graph.py is missing"):
+            make_system("lilac", RunConfig(str(tmp_path)))
+        return
+    system = make_system("lilac", RunConfig(str(tmp_path)))
+    assert type(system.context).__name__ == "LilacContext"
+
+
+def test_unknown_system_names_every_known_one(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as err:
+        make_system("colbert", RunConfig(str(tmp_path)))
+    for name in ("dense", "fif", "lilac", *ABLATIONS):
+        assert name in str(err.value)
+
+
+def test_dense_with_the_real_offline_answerer(corpus: Corpus) -> None:
+    if importlib.util.find_spec("nodes.answerer") is None:
+        pytest.skip("nodes/answerer.py is not there yet")
+    system = make_system("dense", RunConfig(str(corpus.index)))
+    output = system.retrieve(EXAMPLE, want_answer=True)
+    assert isinstance(output.answer, str) and output.answer
+    assert output.cost["llm_calls"] == 0, "the offline backend calls no model"

@@ -1,0 +1,91 @@
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tools.errors import ConfigError, IndexMismatchError
+from tools.index import ChromaLayers, collection_prefix
+
+
+@pytest.mark.parametrize(
+    ("name", "prefix"),
+    [
+        ("mini_index", "mini_index"),
+        ("my index (v2)!", "my-index-v2"),
+        ("__hidden", "hidden"),
+        ("...", "fif"),
+        ("x" * 60, "x" * 40),
+    ],
+)
+def test_collection_prefix_is_a_valid_chroma_name(name: str, prefix: str) -> None:
+    assert collection_prefix(name) == prefix
+
+
+def test_a_malformed_server_url_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="expected http://host:port"):
+        ChromaLayers.open(tmp_path, "ftp://localhost:8000", "fif")
+
+
+def unit(*values: float) -> np.ndarray:
+    vector = np.asarray(values, dtype=np.float32)
+    return vector / np.linalg.norm(vector)
+
+
+@pytest.fixture
+def layers(tmp_path: Path) -> ChromaLayers:
+    layers = ChromaLayers.open(tmp_path, None, "t")
+    layers.collection("component", "hash:3", 3)
+    layers.upsert(
+        "component",
+        ["a::p0", "a::p1", "b::p0"],
+        np.stack([unit(1, 0, 0), unit(1, 1, 0), unit(0, 0, 1)]),
+        [
+            {"doc_id": "a", "component_id": "a::p0", "kind": "paragraph", "hash": "h0"},
+            {"doc_id": "a", "component_id": "a::p1", "kind": "table", "hash": "h1"},
+            {"doc_id": "b", "component_id": "b::p0", "kind": "image", "hash": "h2"},
+        ],
+    )
+    return layers
+
+
+def test_query_returns_cosine_scores_best_first(layers: ChromaLayers) -> None:
+    hits = layers.query("component", unit(1, 0, 0), 10)
+    assert [h.node_id for h in hits] == ["a::p0", "a::p1", "b::p0"]
+    assert hits[0].score == pytest.approx(1.0, abs=1e-5)
+    assert hits[1].score == pytest.approx(float(np.sqrt(0.5)), abs=1e-4)
+    assert (hits[1].doc_id, hits[1].component_id, hits[1].kind) == ("a", "a::p1", "table")
+
+
+def test_query_inside_documents(layers: ChromaLayers) -> None:
+    assert [h.node_id for h in layers.query("component", unit(1, 0, 0), 10, ["b"])] == ["b::p0"]
+    assert layers.query("component", unit(1, 0, 0), 10, []) == []
+
+
+def test_upsert_is_idempotent_and_delete_removes(layers: ChromaLayers) -> None:
+    layers.upsert("component", ["a::p0"], unit(0, 1, 0)[None, :], [{"doc_id": "a", "hash": "new"}])
+    assert layers.count("component") == 3
+    assert layers.stored_hashes("component") == {"a::p0": "new", "a::p1": "h1", "b::p0": "h2"}
+    assert np.allclose(layers.vectors("component", ["a::p0"])["a::p0"], unit(0, 1, 0))
+    layers.delete("component", ["a::p1", "b::p0"])
+    assert layers.count("component") == 1
+    assert set(layers.vectors("component", ["a::p1", "a::p0"])) == {"a::p0"}
+    assert layers.vectors("component", []) == {}
+
+
+def test_collections_remember_their_embedder(tmp_path: Path, layers: ChromaLayers) -> None:
+    for embedder, dim in (("hash:8", 3), ("hash:3", 8)):
+        reopened = ChromaLayers.open(tmp_path, None, "t")
+        with pytest.raises(IndexMismatchError, match="holds hash:3 vectors .dim 3."):
+            reopened.collection("component", embedder, dim)
+    reopened = ChromaLayers.open(tmp_path, None, "t")
+    assert reopened.count("component") == 3  # opening for search needs no embedder id
+
+
+def test_drop_and_empty_layers(layers: ChromaLayers) -> None:
+    layers.collection("document", "hash:3", 3)
+    assert layers.query("document", unit(1, 0, 0), 5) == []
+    assert layers.stored_hashes("document") == {}
+    layers.drop("component")
+    layers.drop("image")  # never created: nothing to do
+    names = {c.name for c in layers.client.list_collections()}
+    assert names == {"t_documents"}
