@@ -39,7 +39,15 @@ def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
         lambda caller: judge_with_llm(
             caller, index, state["question"], subqueries, step, context, meter
         ),
-        lambda: judge_offline(index, state["question"], subqueries, step, context, meter),
+        lambda: judge_offline(
+            index,
+            state["question"],
+            subqueries,
+            list(state.get("history", [])),
+            step,
+            context,
+            meter,
+        ),
     )
     verdict: Verdict = decided.value
     notes = list(step["notes"])

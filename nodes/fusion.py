@@ -1,12 +1,12 @@
-"""The offline reranker: fuse the original question, the subqueries and the link paths.
+"""The offline reranker: late interaction over the question's facets, on evidence chains.
 
-Each candidate component c gets
-    s(c) = max(sim(Q, c), max_u sim(Q, u))                     question match, u ∈ Desc_2(c)
-         + SUBQUERY_WEIGHT · mean_q max_u sim(q, u)              late interaction, other subqueries
-         + PATH_WEIGHT · (sim(Q, source) − max sim(Q, s'))      when c was reached by a link
-The ranking orders components by their own match (first two terms) and keeps evidence
-chains together: right after a component comes the linked candidate with the best
-chain score (all three terms), so a table and the passage its row points at rank as a pair.
+Facets are the original question, its clauses and the plan's subqueries. Every candidate
+component c gets a profile p_c[f] = max over c and its subcomponents of sim(f, ·). A
+single component scores Σ_f p_c[f]; a chain (s, c) — a candidate s whose evidence links
+to the document of candidate c — scores Σ_f max(p_s[f], p_c[f]), so a table row and the
+passage it points at are rewarded for covering different facets together. A chain that
+adds nothing to its source (one-sided) is dropped. Units are ranked by score and flattened
+source first, so each hop's target follows the component that led to it.
 """
 
 from __future__ import annotations
@@ -15,131 +15,122 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from nodes.hop import LEXICAL_WEIGHT, lexical_scores, node_similarities
+from nodes.lilac.heuristics import merge_to_limit, split_clauses
 from nodes.traversal import best_per_parent
 from state.fif_state import Candidate, Ranked
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import outgoing_links
 
-SUBQUERY_WEIGHT = 0.25
-PATH_WEIGHT = 3.0
+MAX_FACETS = 6
+ONE_SIDED_EPSILON = 1e-6
+PATH_WEIGHT = 1.0
 
 
-def fused_scores(
-    index: CorpusIndex,
-    question: str,
-    subqueries: Sequence[str],
-    candidates: Mapping[str, Candidate],
-    meter: CostMeter,
-) -> tuple[dict[str, float], dict[str, float]]:
-    """Return (own score, chain score) of every candidate.
+def facets(question: str, subqueries: Sequence[str]) -> list[str]:
+    """Return the question, its clauses and the subqueries, without repeats."""
+    clauses = split_clauses(question)
+    parts = merge_to_limit(clauses, MAX_FACETS - 1) if len(clauses) > 1 else []
+    return list(dict.fromkeys([question, *parts, *subqueries]))[:MAX_FACETS]
 
-    The own score matches the component to Q and, late-interaction style, to the other
-    subqueries; the chain score adds the match of the node that linked to it, if any.
-    """
-    ids = list(candidates)
-    others = [q for q in dict.fromkeys(subqueries) if q != question]
+
+def profiles(
+    index: CorpusIndex, facet_texts: Sequence[str], ids: Sequence[str], meter: CostMeter
+) -> np.ndarray:
+    """Return a (len(ids), len(facets)) matrix of best component/subcomponent similarities."""
     with meter.timed("embedding"):
-        vectors = index.embed_queries([question, *others])
-    own = _question_match(index, vectors[0], ids, meter)
-    for vector in vectors[1:]:
-        for node, (value, _) in best_per_parent(index, vector, ids, "subcomponent", meter).items():
-            own[node] += SUBQUERY_WEIGHT * value / len(others)
-    path = _path_scores(index, vectors[0], candidates, meter)
-    chain = {node: own[node] + PATH_WEIGHT * path[node] for node in path}
-    return own, chain
+        vectors = index.embed_queries(list(facet_texts))
+    matrix = np.full((len(ids), len(vectors)), -1.0, dtype=np.float32)
+    row = {node: i for i, node in enumerate(ids)}
+    for column, vector in enumerate(vectors):
+        for layer in ("component", "subcomponent"):
+            for node, (value, _) in best_per_parent(index, vector, ids, layer, meter).items():
+                matrix[row[node], column] = max(matrix[row[node], column], value)
+    return matrix
 
 
-def _question_match(
-    index: CorpusIndex, vector: np.ndarray, ids: list[str], meter: CostMeter
-) -> dict[str, float]:
-    scores = {node: -1.0 for node in ids}
-    for layer in ("component", "subcomponent"):
-        for node, (value, _) in best_per_parent(index, vector, ids, layer, meter).items():
-            scores[node] = max(scores[node], value)
-    return scores
+def chains(index: CorpusIndex, ids: Sequence[str]) -> list[tuple[str, str]]:
+    """Return (source, target) candidate pairs where the source or its parts link to the target."""
+    by_doc: dict[str, list[str]] = {}
+    for node in ids:
+        by_doc.setdefault(index.graph.node(node).doc_id, []).append(node)
+    pairs = []
+    for source in ids:
+        linked = set(outgoing_links(index.graph, source))
+        for sub in index.graph.children(source):
+            linked.update(outgoing_links(index.graph, sub))
+        pairs += [(source, target) for doc in linked for target in by_doc.get(doc, ())]
+    return pairs
 
 
-def _path_scores(
-    index: CorpusIndex, vector: np.ndarray, candidates: Mapping[str, Candidate], meter: CostMeter
-) -> dict[str, float]:
-    """Return, per linked candidate, how its linking node ranks inside its component.
-
-    The value is sim(Q, source) minus the best sim(Q, ·) among the linking nodes of the
-    same component: 0 for a link from the best-matching row or sentence, negative for
-    the others. Absolute similarities of rows of one table differ little; their order
-    is what tells which row the question is about.
-    """
-    owners = {node: source_component(index, c) for node, c in candidates.items() if c.get("via")}
-    pool: set[str] = set()
-    for owner in set(owners.values()):
-        pool.add(str(owner))
-        pool.update(index.graph.children(str(owner)))
-    pool.update(c["via"] for c in candidates.values() if c.get("via"))
-    sims = _node_sims(index, vector, pool, meter)
-    best: dict[str, float] = {}
-    for owner in set(owners.values()):
-        nodes = [str(owner), *index.graph.children(str(owner))]
-        linking = [n for n in nodes if outgoing_links(index.graph, n)] or nodes
-        best[str(owner)] = max(sims.get(n, -1.0) for n in linking)
-    return {node: sims.get(candidates[node]["via"], -1.0) - best[str(owner)]
-            for node, owner in owners.items()}
-
-
-def _node_sims(
-    index: CorpusIndex, vector: np.ndarray, nodes: set[str], meter: CostMeter
-) -> dict[str, float]:
-    by_layer: dict[str, list[str]] = {"component": [], "subcomponent": []}
-    for node in nodes:
-        by_layer["component" if index.graph.node(node).layer == 1 else "subcomponent"].append(node)
-    sims: dict[str, float] = {}
-    with meter.timed("vector"):
-        for layer, members in by_layer.items():
-            sims.update(index.cache.similarities(layer, vector, members))  # type: ignore[arg-type]
-    return sims
-
-
-def source_component(index: CorpusIndex, candidate: Candidate) -> str | None:
-    """Return the component whose link (from itself or a subcomponent) reached the candidate."""
-    source = candidate.get("via")
-    if not source:
-        return None
-    view = index.graph.node(source)
-    return source if view.layer == 1 else str(view.attrs["component_id"])
+def path_penalties(
+    index: CorpusIndex, question: str, candidates: Mapping[str, Candidate], meter: CostMeter
+) -> dict[tuple[str, str], float]:
+    """Return, per (source, target) reached by a hop, how far the linking node trails the
+    best linking node of the source component (0 for the best row or sentence, < 0 else)."""
+    reached: dict[str, list[tuple[str, str]]] = {}
+    for node, candidate in candidates.items():
+        via = candidate.get("via")
+        if via:
+            view = index.graph.node(via)
+            owner = via if view.layer == 1 else str(view.attrs["component_id"])
+            reached.setdefault(owner, []).append((node, via))
+    if not reached:
+        return {}
+    with meter.timed("embedding"):
+        vector = index.embed_query(question)
+    penalties: dict[tuple[str, str], float] = {}
+    for owner, pairs in reached.items():
+        linking = [n for n in [owner, *index.graph.children(owner)]
+                   if outgoing_links(index.graph, n)]
+        sims = node_similarities(index, vector, linking, meter)
+        lexical = lexical_scores(index, question, linking)
+        score = {n: sims.get(n, -1.0) + LEXICAL_WEIGHT * lexical[n] for n in linking}
+        top = max(score.values(), default=0.0)
+        for node, via in pairs:
+            penalties[(owner, node)] = score.get(via, top) - top
+    return penalties
 
 
 def chain_ranking(
     index: CorpusIndex,
-    own: Mapping[str, float],
-    chain: Mapping[str, float],
+    question: str,
+    subqueries: Sequence[str],
     candidates: Mapping[str, Candidate],
     k: int,
-) -> list[Ranked]:
-    """Rank by own score; right after a component comes its best-chained linked candidate.
+    meter: CostMeter,
+) -> tuple[list[Ranked], dict[str, float]]:
+    """Rank candidates by late interaction over single components and link chains.
 
-    A linked candidate never precedes the component it was reached from, so the first
-    hops keep their dense-like order and each hop's target follows its source.
+    Returns the ranking and each candidate's single-component score.
     """
-    followers: dict[str, list[str]] = {}
-    for node, candidate in candidates.items():
-        owner = source_component(index, candidate)
-        if owner is not None and owner in candidates:
-            followers.setdefault(owner, []).append(node)
-    placed: list[str] = []
-    for node in sorted(own, key=lambda n: -own[n]):
+    ids = list(candidates)
+    matrix = profiles(index, facets(question, subqueries), ids, meter)
+    position = {node: i for i, node in enumerate(ids)}
+    single = matrix.sum(axis=1)
+    units: list[tuple[float, tuple[str, ...]]] = [(float(single[i]), (node,))
+                                                  for i, node in enumerate(ids)]
+    penalty = path_penalties(index, question, candidates, meter)
+    for source, target in chains(index, ids):
+        s, t = position[source], position[target]
+        score = float(np.maximum(matrix[s], matrix[t]).sum())
+        score += PATH_WEIGHT * penalty.get((source, target), 0.0)
+        if score > max(single[s], single[t]) + ONE_SIDED_EPSILON:
+            # the member that matches the whole question better comes first
+            pair = (source, target) if matrix[s, 0] >= matrix[t, 0] else (target, source)
+            units.append((score, pair))
+    units.sort(key=lambda unit: -unit[0])
+    placed: dict[str, float] = {}
+    for score, members in units:
+        for node in members:
+            placed.setdefault(node, score)
         if len(placed) >= k:
             break
-        if node in placed:
-            continue
-        placed.append(node)
-        pending = sorted((f for f in followers.get(node, []) if f not in placed),
-                         key=lambda f: -chain[f])
-        if pending and len(placed) < k:
-            placed.append(pending[0])
-    ranking: list[Ranked] = []
-    ceiling = float("inf")
-    for node in placed[:k]:
-        ceiling = min(ceiling, own[node])  # scores shown stay monotone with rank
-        ranking.append({"component_id": node, "doc_id": candidates[node]["doc_id"],
-                        "type": candidates[node]["kind"], "score": round(ceiling, 5)})
-    return ranking
+    own = {node: float(single[position[node]]) for node in ids}
+    ranking: list[Ranked] = [
+        {"component_id": node, "doc_id": candidates[node]["doc_id"],
+         "type": candidates[node]["kind"], "score": round(score, 5)}
+        for node, score in list(placed.items())[:k]
+    ]
+    return ranking, own

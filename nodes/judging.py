@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from nodes.hop import full_text
 from nodes.lexical import coverage
 from nodes.prompts import EVALUATOR_SYSTEM, EVALUATOR_USER
 from nodes.reasoning import numbered, with_images
@@ -17,7 +18,6 @@ from nodes.schemas import Evaluation
 from nodes.traversal import Region, best_per_parent
 from state.context import Context
 from state.fif_state import StepRecord, Subquery
-from state.render import table_text
 from state.views import unresolved
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
@@ -44,15 +44,6 @@ def evidence_text(index: CorpusIndex, found: dict[str, object]) -> str:
     return " ".join(index.graph.node(node).text.split())[:ANSWER_CHARS]
 
 
-def full_text(index: CorpusIndex, node_id: str) -> str:
-    """Return a component's whole content with its document title (tables with all rows)."""
-    view = index.graph.node(node_id)
-    text = view.text
-    if view.kind == "table":
-        text += "\n" + table_text(view.attrs.get("header", []), view.attrs.get("rows", []), 1000)
-    return f"{index.graph.title(view.doc_id)}\n{text}"
-
-
 def onward_link(
     index: CorpusIndex, question: str, step: StepRecord, meter: CostMeter
 ) -> tuple[str, float] | None:
@@ -72,15 +63,36 @@ def onward_link(
     return doc, score
 
 
+def chain_coverage(index: CorpusIndex, history: list[StepRecord], step: StepRecord) -> float:
+    """Return how much of the subquery the step's top components and its anchors' cover.
+
+    A bridge's evidence is spread over the hops, so the anchors' components count too.
+    """
+    texts = [full_text(index, c["id"]) for c in step["components"][:LOOKAHEAD_COMPONENTS]]
+    anchor = step["anchor"]
+    while anchor is not None and anchor < len(history):
+        earlier = history[anchor]
+        texts += [full_text(index, c["id"]) for c in earlier["components"][:LOOKAHEAD_COMPONENTS]]
+        anchor = earlier["anchor"]
+    return coverage(step["subquery"], "\n".join(texts))
+
+
 def judge_offline(
     index: CorpusIndex,
     question: str,
     subqueries: list[Subquery],
+    history: list[StepRecord],
     step: StepRecord,
     context: Context,
     meter: CostMeter,
 ) -> Verdict:
-    """Judge a step from its scores and what its evidence links to."""
+    """Judge a step from its scores, the words it covers and what its evidence links to.
+
+    Success needs a best score of at least success_score. A non-neighbors step whose
+    evidence links on to documents that fit Q is a relevant but unfinished bridge; else it
+    must cover min_coverage of the subquery. A neighbors hop answers the subquery when the
+    chain (this hop plus its anchors) covers min_coverage of it.
+    """
     components = step["components"]
     if not components:
         return Verdict(
@@ -96,18 +108,20 @@ def judge_offline(
     best = components[0]["score"]
     if best < context.success_score:
         return Verdict(False, False, f"best score {best:.2f} < {context.success_score:.2f}")
-    covered = max(coverage(step["subquery"], full_text(index, c["id"]))
-                  for c in components[:LOOKAHEAD_COMPONENTS])
-    if covered < context.min_coverage:
-        return Verdict(False, False, f"best score {best:.2f} but the top components cover only "
-                       f"{covered:.0%} of the subquery's words")
+    covered = chain_coverage(index, history, step)
     reason = f"best score {best:.2f}, coverage {covered:.0%}"
-    answerable = True
-    if step["strategy"]["doc_mode"] != "neighbors":
+    if step["strategy"]["doc_mode"] == "neighbors":
+        answerable = covered >= context.min_coverage
+        if not answerable:
+            return Verdict(False, False, reason + " along the chain: the hop missed")
+    else:
         onward = onward_link(index, question, step, meter)
-        if onward is not None and onward[1] >= context.link_follow_score:
-            answerable = False
+        follow = onward is not None and onward[1] >= context.link_follow_score
+        if follow and onward is not None:
             reason += f"; evidence links on to {index.graph.title(onward[0])!r} ({onward[1]:.2f})"
+        elif covered < context.min_coverage:
+            return Verdict(False, False, reason + ": too little of the subquery is covered")
+        answerable = not follow
     updates = _updates(index, subqueries, step, answerable, context, meter)
     return Verdict(True, answerable, reason, updates)
 

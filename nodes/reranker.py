@@ -6,7 +6,7 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.fusion import chain_ranking, fused_scores
+from nodes.fusion import chain_ranking
 from nodes.prompts import RERANKER_SYSTEM, RERANKER_USER
 from nodes.reasoning import decide, numbered, valid_indices, with_images
 from nodes.schemas import Reranking
@@ -33,9 +33,8 @@ def reranker(state: FiFState, runtime: Runtime[Context]) -> RerankerUpdate:
         return {"ranking": [], "cost": meter.as_dict()}
     index = open_index(context.index_dir, context.chroma_url)
     subqueries = [s["text"] for s in state.get("subqueries", [])]
-    own, chain = fused_scores(index, state["question"], subqueries, candidates, meter)
-    offline = chain_ranking(index, own, chain, candidates, context.top_k)
-    scores = {node: max(own[node], chain.get(node, -1.0)) for node in own}
+    offline, scores = chain_ranking(index, state["question"], subqueries, candidates,
+                                    context.top_k, meter)
     decided = decide(
         state,
         context,

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from nodes.hop import LinkHop, link_hop
 from state.fif_state import Found, StepRecord, Strategy
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
-from tools.graph_nav import neighbors, outgoing_links
 from tools.search import score_vec
 
 LINK_PRIOR = 3.0
@@ -69,6 +69,7 @@ def best_per_parent(
 
 def document_stage(
     index: CorpusIndex,
+    subquery: str,
     query: np.ndarray,
     strategy: Strategy,
     region: Region | None,
@@ -76,66 +77,43 @@ def document_stage(
     shortlist: int,
     select: Selector,
     meter: CostMeter,
-) -> tuple[list[Found], dict[str, str]]:
-    """Choose documents; returns them and, for linked ones, the node each was reached from."""
+) -> tuple[list[Found], LinkHop | None]:
+    """Choose documents; a neighbors hop also returns how it reached each of them."""
     granularity = strategy["granularity"]
-    via: dict[str, str] = {}
     if strategy["doc_mode"] == "neighbors":
         if region is None:
-            return [], via
-        return _linked_documents(index, query, region, granularity, keep, meter)
+            return [], None
+        components = [n for n in region.sources if index.graph.node(n).layer == 1]
+        hop = link_hop(index, subquery, query, components, region.docs, meter)
+        if hop is None:
+            return [], None
+        docs = list(hop.via)
+        fit = best_per_parent(index, hop.residual, docs, granularity, meter)
+        ranked = sorted(docs, key=lambda d: -(fit[d][0] + LINK_PRIOR * hop.prior[d]))[:keep]
+        own = best_per_parent(index, query, ranked, granularity, meter)
+        return [_found(d, d, "document", own[d][0], own[d][1]) for d in ranked], hop
     pool = shortlist if strategy["doc_mode"] == "llm" else keep
     hits = score_vec(index, query, "document", granularity, pool, meter=meter)
     found = [_found(h.node_id, h.doc_id, "document", h.score, h.evidence) for h in hits]
     if strategy["doc_mode"] == "llm":
         found = _reselect(found, select("document", [f["id"] for f in found], keep))
-    return found[:keep], via
+    return found[:keep], None
 
 
-def _linked_documents(
-    index: CorpusIndex,
-    query: np.ndarray,
-    region: Region,
-    granularity: str,
-    keep: int,
-    meter: CostMeter,
-) -> tuple[list[Found], dict[str, str]]:
-    """Follow the links of the anchor's components and their subcomponents.
+def component_scores(
+    index: CorpusIndex, query: np.ndarray, components: Sequence[str], meter: CostMeter
+) -> dict[str, tuple[float, str]]:
+    """Score components by their best match over themselves and their subcomponents.
 
-    Each linked document is ranked by its own match (SCORE_vec at the granularity) plus
-    LINK_PRIOR times how far the best node linking to it trails the best linking node
-    overall, so a link leaving the table row or sentence that fits the subquery wins.
+    The matching subcomponent is returned as evidence even when the component's own
+    vector scores higher, since links are followed from the evidence.
     """
-    graph = index.graph
-    components = [n for n in region.sources if graph.node(n).layer == 1]
-    origin = components + [sub for c in components for sub in graph.children(c)]
-    linked = neighbors(graph, region.docs, [n for n in origin if outgoing_links(graph, n)])
-    if not linked:
-        return [], {}
-    source_score = _node_scores(index, query, {s for srcs in linked.values() for s in srcs}, meter)
-    top_source = max(source_score.values(), default=0.0)
-    via, prior = {}, {}
-    for doc, sources in linked.items():
-        best = max(sources, key=lambda node: source_score.get(node, -1.0))
-        via[doc], prior[doc] = best, source_score.get(best, -1.0) - top_source
-    scored = best_per_parent(index, query, list(linked), granularity, meter)
-    ranked = sorted(scored.items(), key=lambda item: -(item[1][0] + LINK_PRIOR * prior[item[0]]))
-    found = [_found(doc, doc, "document", score, evidence) for doc, (score, evidence) in ranked]
-    return found[:keep], via
-
-
-def _node_scores(
-    index: CorpusIndex, query: np.ndarray, nodes: set[str], meter: CostMeter
-) -> dict[str, float]:
-    """Return sim(q, node) for components and subcomponents, from the vector cache."""
-    by_layer: dict[str, list[str]] = {"component": [], "subcomponent": []}
-    for node in nodes:
-        by_layer["component" if index.graph.node(node).layer == 1 else "subcomponent"].append(node)
-    scores: dict[str, float] = {}
-    with meter.timed("vector"):
-        for layer, members in by_layer.items():
-            scores.update(index.cache.similarities(layer, query, members))  # type: ignore[arg-type]
-    return scores
+    scored = best_per_parent(index, query, components, "component", meter)
+    for component, (score, evidence) in best_per_parent(
+        index, query, components, "subcomponent", meter
+    ).items():
+        scored[component] = (max(score, scored.get(component, (-2.0, ""))[0]), evidence)
+    return scored
 
 
 def component_stage(
@@ -143,7 +121,7 @@ def component_stage(
     query: np.ndarray,
     strategy: Strategy,
     documents: Sequence[Found],
-    via: dict[str, str],
+    hop: LinkHop | None,
     keep: int,
     shortlist: int,
     select: Selector,
@@ -151,28 +129,26 @@ def component_stage(
 ) -> list[Found]:
     """Rank the components of the chosen documents and keep the best.
 
-    A component scores its best match over itself and its subcomponents, so a table is
-    judged by its best row and a paragraph by its best sentence; the matching
-    subcomponent is kept as the component's evidence (where its links are followed from).
+    A table is judged by its best row and a paragraph by its best sentence. After a
+    link hop, components are ranked by the residual subquery plus the link prior, and
+    remember the node whose link reached them.
     """
     components = [c for doc in documents for c in index.graph.children(doc["id"])]
     if not components:
         return []
-    scored = best_per_parent(index, query, components, "component", meter)
-    for component, (score, evidence) in best_per_parent(
-        index, query, components, "subcomponent", meter
-    ).items():
-        if score > scored.get(component, (-2.0, ""))[0]:
-            scored[component] = (score, evidence)
-        else:
-            scored[component] = (scored[component][0], evidence)
-    ranked = sorted(scored.items(), key=lambda item: -item[1][0])
+    scored = component_scores(index, query, components, meter)
+    if hop is None:
+        rank = {c: scored[c][0] for c in scored}
+    else:
+        fit = component_scores(index, hop.residual, components, meter)
+        rank = {c: fit[c][0] + LINK_PRIOR * hop.prior.get(index.graph.node(c).doc_id, 0.0)
+                for c in fit}
     found = []
-    for component, (score, evidence) in ranked:
+    for component in sorted(rank, key=lambda c: -rank[c]):
         view = index.graph.node(component)
-        record = _found(component, view.doc_id, view.kind, score, evidence)
-        if view.doc_id in via:
-            record["via"] = via[view.doc_id]
+        record = _found(component, view.doc_id, view.kind, *scored[component])
+        if hop is not None and view.doc_id in hop.via:
+            record["via"] = hop.via[view.doc_id]
         found.append(record)
     if strategy["comp_mode"] == "llm":
         found = _reselect(

@@ -38,15 +38,14 @@ def traverser(state: FiFState, runtime: Runtime[Context]) -> TraverserUpdate:
     notes: list[Decided] = []
     select = make_selector(index, state, context, subquery, strategy["granularity"], meter, notes)
     region = anchor_region(history, anchor)
-    documents, via = document_stage(
-        index, vector, strategy, region, context.docs_per_hop, context.shortlist_k, select, meter
-    )
+    documents, hop = document_stage(index, subquery, vector, strategy, region,
+                                    context.docs_per_hop, context.shortlist_k, select, meter)
     components = component_stage(
         index,
         vector,
         strategy,
         documents,
-        via,
+        hop,
         context.components_per_hop,
         context.shortlist_k,
         select,

@@ -36,8 +36,8 @@ class Context(BaseModel):
 
     top_k: int = Field(10, ge=1, le=100, description="Components in the final ranking.")
     shortlist_k: int = Field(30, ge=1, le=200, description="Vector shortlist before LLM selection.")
-    docs_per_hop: int = Field(5, ge=1, le=50, description="Documents kept by a document stage.")
-    components_per_hop: int = Field(5, ge=1, le=50, description="Components kept per traversal.")
+    docs_per_hop: int = Field(20, ge=1, le=50, description="Documents kept by a document stage.")
+    components_per_hop: int = Field(20, ge=1, le=50, description="Components kept per traversal.")
 
     max_steps: int = Field(8, ge=1, le=50, description="Budget: traversals per run.")
     max_llm_calls: int = Field(30, ge=0, le=500, description="Budget: LLM calls per run.")

@@ -109,11 +109,16 @@ def add_costs(left: dict[str, float] | None, right: dict[str, float] | None) -> 
 def keep_best(
     left: dict[str, Candidate] | None, right: dict[str, Candidate] | None
 ) -> dict[str, Candidate]:
-    """Merge candidates by component id, keeping the higher-scored record."""
+    """Merge candidates by component id: the higher score wins, a known link path is kept."""
     merged = dict(left or {})
     for key, candidate in (right or {}).items():
-        if key not in merged or candidate["score"] > merged[key]["score"]:
+        old = merged.get(key)
+        if old is None:
             merged[key] = candidate
+        elif candidate["score"] > old["score"]:
+            merged[key] = {**candidate, "via": candidate["via"] or old["via"]}
+        elif candidate["via"] and not old["via"]:
+            merged[key] = {**old, "via": candidate["via"]}  # a link path is worth keeping
     return merged
 
 

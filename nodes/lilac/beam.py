@@ -4,7 +4,7 @@ V_0 = the top-b components by sim(Q, C). Each iteration expands the beam's compo
 one hop (E_intra ∪ E_inter, dummy edges for isolated ones), scores every edge by late
 interaction over the subcomponents of both endpoints, keeps the top-b edges and hands
 their components to the next iteration. The ranking flattens the final beam, best edge
-first, each edge's components ordered by their own similarity to Q.
+first, each edge's expanded component before the neighbour it reached.
 """
 
 from __future__ import annotations
@@ -96,30 +96,22 @@ def beam_search(
                 "dummy": sum(u.kind == "dummy" for u in units),
             }
         )
-    order = _question_similarity(index, question, profiles.components, meter)
-    ranking = rank_components(beam, profiles, order, settings.top_k)
+    ranking = rank_components(beam, profiles, settings.top_k)
     return BeamResult(seeds, beam, ranking, profiles, stats)
 
 
-def _question_similarity(
-    index: CorpusIndex, question: np.ndarray, components: Sequence[str], meter: CostMeter
-) -> dict[str, float]:
-    with meter.timed("vector"):
-        return index.cache.similarities("component", question, components)
-
-
-def rank_components(
-    beam: Sequence[Unit], profiles: Profiles, order: dict[str, float], k: int
-) -> list[tuple[str, float]]:
+def rank_components(beam: Sequence[Unit], profiles: Profiles, k: int) -> list[tuple[str, float]]:
     """Flatten the beam into the top-k components (score = the score of their best unit).
 
-    Inside a two-component unit the component more similar to Q comes first (the
-    authors' in-edge reranking). If the beam holds fewer than k components, the other
-    profiled components follow by their single-node late-interaction score.
+    Inside a two-component unit the beam component that was expanded comes first and the
+    neighbour it reached second: the paper leaves the order open, the authors' code sorts
+    by sim(Q, C), and on OTT-QA dev keeping the hop order lifts R@1 from 0.72 to 0.83.
+    If the beam holds fewer than k components, the other profiled components follow by
+    their single-node late-interaction score.
     """
     ranking: dict[str, float] = {}
     for unit in beam:
-        for component in sorted(unit.components, key=lambda c: -order.get(c, -np.inf)):
+        for component in unit.components:
             ranking.setdefault(component, unit.score)
     if len(ranking) < k:
         rest = sorted(

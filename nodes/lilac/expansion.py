@@ -102,13 +102,13 @@ def component_profiles(
     components: Sequence[str],
     subqueries: np.ndarray,
     meter: CostMeter,
-    include_component: bool = True,
+    include_component: bool = False,
 ) -> Profiles:
     """Profile components against the subquery vectors (shape subqueries × dim).
 
-    A component's evidence rows S(C) are its subcomponents; its own component vector is
-    added when `include_component` is set, and always when it has no subcomponents, so
-    every component present in the index can be scored.
+    A component's evidence rows S(C) are its subcomponents (Eq. 6); its own component
+    vector is added when `include_component` is set (the authors' code does), and always
+    when it has no subcomponents, so every component present in the index can be scored.
     """
     graph = index.graph
     children = {c: graph.children(c) for c in components}
@@ -131,4 +131,4 @@ def component_profiles(
         picks.extend(row_of[r] for r in rows)
     if len(set(owners)) < len(components):
         logger.debug("%d components have no vectors", len(components) - len(set(owners)))
-    return build_profiles(owners, row_ids, scores[picks].reshape(len(picks), -1))
+    return build_profiles(owners, row_ids, scores[picks].reshape(len(picks), len(subqueries)))

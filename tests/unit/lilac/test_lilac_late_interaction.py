@@ -105,12 +105,18 @@ def test_beam_components_are_distinct_in_beam_order_up_to_the_limit():
     assert beam_components(beam, limit=2) == ["A", "B"]
 
 
-def test_ranking_flattens_the_beam_and_pads_with_profiled_components():
+def test_ranking_flattens_the_beam_in_hop_order_and_pads_with_profiled_components():
     profiles = _profiles({"A": [[0.9, 0.1]], "B": [[0.2, 0.8]], "C": [[0.3, 0.3]]})
-    beam = [Unit(("A", "B"), "inter", 1.7, False)]
-    order = {"A": 0.2, "B": 0.6, "C": 0.1}  # B is closer to Q, so it leads inside the edge
-    ranking = rank_components(beam, profiles, order, k=3)
+    beam = [Unit(("B", "A"), "inter", 1.7, False)]  # B was expanded and reached A
+    ranking = rank_components(beam, profiles, k=3)
     assert [c for c, _ in ranking] == ["B", "A", "C"]
     assert ranking[0][1] == pytest.approx(1.7)
     assert ranking[2][1] == pytest.approx(0.6)
-    assert len(rank_components(beam, profiles, order, k=1)) == 1
+    assert len(rank_components(beam, profiles, k=1)) == 1
+
+
+def test_nothing_to_profile_gives_no_units_and_an_empty_ranking():
+    profiles = build_profiles([], [], np.zeros((0, 2)))
+    assert profiles.best.shape == (0, 2)
+    assert score_edges(profiles, []) == []
+    assert rank_components([], profiles, k=3) == []

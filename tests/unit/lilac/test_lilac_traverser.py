@@ -50,13 +50,15 @@ def test_an_isolated_component_gets_a_dummy_edge(index):
     assert edges == [Edge(RIVER_OARS, MILLTOWN, "inter")]
 
 
-def test_profiles_cover_every_subcomponent_and_the_component_itself(index):
+def test_profiles_use_the_subcomponents_and_optionally_the_component_itself(index):
     queries = _subquery_matrix(index, [s["text"] for s in SUBQUERIES])
     profiles = component_profiles(index, [TABLE, GRANITE], queries, CostMeter())
     assert profiles.components == [TABLE, GRANITE]
     owned = profiles.row_ids[profiles.starts[0] : profiles.ends[0]]
-    assert owned == [f"{TABLE}::r0", f"{TABLE}::r1", TABLE]
+    assert owned == [f"{TABLE}::r0", f"{TABLE}::r1"]
     assert profiles.evidence([TABLE])[0] == f"{TABLE}::r1"
+    with_self = component_profiles(index, [TABLE], queries, CostMeter(), include_component=True)
+    assert with_self.row_ids == [f"{TABLE}::r0", f"{TABLE}::r1", TABLE]
 
 
 @pytest.mark.parametrize("width", [1, 2, 3])
@@ -83,7 +85,7 @@ def test_the_table_row_and_the_linked_passage_form_the_best_edge(index):
     assert {c for c, _ in result.ranking[:2]} == {TABLE, RIVER_OARS}
     row, passage = result.profiles.evidence(best.components)
     assert row == f"{TABLE}::r1"
-    assert passage in (f"{RIVER_OARS}::s1", RIVER_OARS)
+    assert passage == f"{RIVER_OARS}::s1"
 
 
 def test_zero_iterations_rank_the_seeds_by_their_own_late_interaction_score(index):

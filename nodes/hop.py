@@ -1,0 +1,108 @@
+"""Following links from an anchor: which linking node fits, and what is left to find.
+
+A hop starts from the anchor's components and their subcomponents that carry links
+(table rows, sentences, the components themselves). Each linking node is scored by its
+vector match to the subquery plus a lexical match of its own words — a row that repeats
+the question's rare values ("Middle Tennessee", "2-1") is the row the question is about.
+The documents it links to are then ranked by the *residual* subquery: the words the
+anchor's components do not already contain, i.e. what the hop is for.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from nodes.lexical import content_words, stems
+from state.render import table_text
+from tools.corpus_index import CorpusIndex
+from tools.cost import CostMeter
+from tools.graph_nav import neighbors, outgoing_links
+
+LEXICAL_WEIGHT = 0.05
+"""Weight of a linking node's IDF-weighted word overlap with the subquery."""
+
+
+@dataclass(frozen=True)
+class LinkHop:
+    """What the document stage learned while following links, for the component stage."""
+
+    via: dict[str, str]
+    """Linked document -> the node whose link reached it."""
+    prior: dict[str, float]
+    """Linked document -> how far its linking node trails the best one (≤ 0)."""
+    residual: np.ndarray
+    """Embedding of the subquery's words the anchor did not cover."""
+
+
+def full_text(index: CorpusIndex, node_id: str) -> str:
+    """Return a component's whole content with its document title (tables with all rows)."""
+    view = index.graph.node(node_id)
+    text = view.text
+    if view.kind == "table":
+        text += "\n" + table_text(view.attrs.get("header", []), view.attrs.get("rows", []), 1000)
+    return f"{index.graph.title(view.doc_id)}\n{text}"
+
+
+def residual_text(subquery: str, covered_texts: Iterable[str]) -> str:
+    """Return the subquery's content words absent from the covered texts (or the subquery)."""
+    covered = stems(word for text in covered_texts for word in content_words(text))
+    rest = [word for word in content_words(subquery) if word[:5] not in covered]
+    return " ".join(rest) or subquery
+
+
+def lexical_scores(index: CorpusIndex, subquery: str, nodes: Sequence[str]) -> dict[str, float]:
+    """Score nodes by the IDF (within this set) of the subquery words they contain."""
+    wanted = stems(content_words(subquery))
+    words = {node: stems(content_words(index.graph.node(node).text)) & wanted for node in nodes}
+    frequency: dict[str, int] = {}
+    for found in words.values():
+        for word in found:
+            frequency[word] = frequency.get(word, 0) + 1
+    total = max(1, len(nodes))
+    return {node: sum(math.log(1 + total / frequency[w]) for w in found)
+            for node, found in words.items()}
+
+
+def link_hop(
+    index: CorpusIndex,
+    subquery: str,
+    query: np.ndarray,
+    components: Sequence[str],
+    docs: Sequence[str],
+    meter: CostMeter,
+) -> LinkHop | None:
+    """Score the linking nodes under the anchor components and the documents they reach."""
+    graph = index.graph
+    origin = list(components) + [sub for c in components for sub in graph.children(c)]
+    linked = neighbors(graph, docs, [n for n in origin if outgoing_links(graph, n)])
+    if not linked:
+        return None
+    sources = list(dict.fromkeys(s for found in linked.values() for s in found))
+    vector_score = node_similarities(index, query, sources, meter)
+    lexical = lexical_scores(index, subquery, sources)
+    score = {s: vector_score.get(s, -1.0) + LEXICAL_WEIGHT * lexical[s] for s in sources}
+    top = max(score.values())
+    via = {doc: max(found, key=lambda s: score[s]) for doc, found in linked.items()}
+    prior = {doc: score[source] - top for doc, source in via.items()}
+    residual = residual_text(subquery, [full_text(index, c) for c in components])
+    with meter.timed("embedding"):
+        residual_vector = index.embed_query(residual)
+    return LinkHop(via, prior, residual_vector)
+
+
+def node_similarities(
+    index: CorpusIndex, query: np.ndarray, nodes: Iterable[str], meter: CostMeter
+) -> dict[str, float]:
+    """Return sim(q, node) for components and subcomponents, from the vector cache."""
+    by_layer: dict[str, list[str]] = {"component": [], "subcomponent": []}
+    for node in nodes:
+        by_layer["component" if index.graph.node(node).layer == 1 else "subcomponent"].append(node)
+    scores: dict[str, float] = {}
+    with meter.timed("vector"):
+        for layer, members in by_layer.items():
+            scores.update(index.cache.similarities(layer, query, members))  # type: ignore[arg-type]
+    return scores
