@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 
-from tools.mentions import mention_links, title_index
 from state.corpus import Document, IngestReport, Subcomponent
 from tools.layered_graph import LayeredGraph
+from tools.mentions import mention_links, title_index
 
 logger = logging.getLogger(__name__)
 

@@ -15,9 +15,16 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from nodes.hop import LEXICAL_WEIGHT, lexical_scores, node_similarities
+from nodes.hop import (
+    LEXICAL_WEIGHT,
+    full_text,
+    lexical_scores,
+    node_similarities,
+    residual_text,
+)
+from nodes.lexical import coverage
 from nodes.lilac.heuristics import merge_to_limit, split_clauses
-from nodes.traversal import best_per_parent
+from nodes.traversal import best_per_parent, component_scores
 from state.fif_state import Candidate, Ranked
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
@@ -26,6 +33,7 @@ from tools.graph_nav import outgoing_links
 MAX_FACETS = 6
 ONE_SIDED_EPSILON = 1e-6
 PATH_WEIGHT = 1.0
+RESIDUAL_WEIGHT = 1.0
 
 
 def facets(question: str, subqueries: Sequence[str]) -> list[str]:
@@ -64,11 +72,30 @@ def chains(index: CorpusIndex, ids: Sequence[str]) -> list[tuple[str, str]]:
     return pairs
 
 
+def residual_fit(
+    index: CorpusIndex, question: str, pairs: Sequence[tuple[str, str]], meter: CostMeter
+) -> dict[tuple[str, str], float]:
+    """Return, per chain, how well the target fits what the source leaves of the question."""
+    by_source: dict[str, list[str]] = {}
+    for source, target in pairs:
+        by_source.setdefault(source, []).append(target)
+    result: dict[tuple[str, str], float] = {}
+    for source, targets in by_source.items():
+        text = full_text(index, source)
+        weight = coverage(question, text)  # a residual is only as sharp as the source is on topic
+        with meter.timed("embedding"):
+            vector = index.embed_query(residual_text(question, [text]))
+        for target, (value, _) in component_scores(index, vector, targets, meter).items():
+            result[(source, target)] = weight * value
+    return result
+
+
 def path_penalties(
     index: CorpusIndex, question: str, candidates: Mapping[str, Candidate], meter: CostMeter
 ) -> dict[tuple[str, str], float]:
     """Return, per (source, target) reached by a hop, how far the linking node trails the
-    best linking node of the source component (0 for the best row or sentence, < 0 else)."""
+    best linking node of the source component (0 for the best row or sentence, < 0 else).
+    """
     reached: dict[str, list[tuple[str, str]]] = {}
     for node, candidate in candidates.items():
         via = candidate.get("via")
@@ -112,10 +139,13 @@ def chain_ranking(
     units: list[tuple[float, tuple[str, ...]]] = [(float(single[i]), (node,))
                                                   for i, node in enumerate(ids)]
     penalty = path_penalties(index, question, candidates, meter)
-    for source, target in chains(index, ids):
+    pairs = chains(index, ids)
+    rest = residual_fit(index, question, pairs, meter)
+    for source, target in pairs:
         s, t = position[source], position[target]
         score = float(np.maximum(matrix[s], matrix[t]).sum())
         score += PATH_WEIGHT * penalty.get((source, target), 0.0)
+        score += RESIDUAL_WEIGHT * rest.get((source, target), 0.0)
         if score > max(single[s], single[t]) + ONE_SIDED_EPSILON:
             # the member that matches the whole question better comes first
             pair = (source, target) if matrix[s, 0] >= matrix[t, 0] else (target, source)
