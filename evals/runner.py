@@ -9,10 +9,12 @@ tolerate concurrent reads), and each FiF run compiles its own graph with no chec
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
 import subprocess
+import uuid
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -223,18 +225,21 @@ def write_run_config(
     }
     path = out_dir / RUN_CONFIG_FILE
     out_dir.mkdir(parents=True, exist_ok=True)
-    previous = read_run_config(out_dir)
-    if previous:
-        clash = [key for key in _IDENTITY if previous.get(key) != payload[key]]
-        if clash:
-            raise ConfigError(
-                f"{out_dir} holds results of another run (differs in {clash}); "
-                "pass a new --out, or delete that folder to start over"
-            )
-        payload["systems"] = list(dict.fromkeys([*previous.get("systems", []), *names]))
-    tmp = path.with_name(f".{RUN_CONFIG_FILE}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(payload, indent=1, sort_keys=True), encoding="utf-8")
-    os.replace(tmp, path)
+    # Read, merge and replace under one lock so two runners never lose each other's systems.
+    with (out_dir / ".run_config.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        previous = read_run_config(out_dir)
+        if previous:
+            clash = [key for key in _IDENTITY if previous.get(key) != payload[key]]
+            if clash:
+                raise ConfigError(
+                    f"{out_dir} holds results of another run (differs in {clash}); "
+                    "pass a new --out, or delete that folder to start over"
+                )
+            payload["systems"] = list(dict.fromkeys([*previous.get("systems", []), *names]))
+        tmp = path.with_name(f".{RUN_CONFIG_FILE}.{uuid.uuid4().hex}.tmp")
+        tmp.write_text(json.dumps(payload, indent=1, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
     return path
 
 

@@ -6,14 +6,18 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 from graph_agent import render
+from graph_agent.api import RunResult
 from tools.errors import FiFError
+
+if TYPE_CHECKING:
+    from tools.corpus_index import CorpusIndex
 
 app = typer.Typer(
     add_completion=False,
@@ -106,6 +110,119 @@ def search(
         )
     else:
         render.ranking(out, corpus_index.graph, [(r.node_id, r.score) for r in results])
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question.")],
+    index: IndexOpt,
+    thread: Annotated[str | None, typer.Option(help="Thread id (default: a new one).")] = None,
+    backend: Annotated[str, typer.Option(help="offline | openai | local")] = "offline",
+    chat_model: Annotated[str | None, typer.Option(help="Model name (openai backend).")] = None,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server URL.")] = None,
+    local_model: Annotated[str | None, typer.Option(help="GGUF file (local backend).")] = None,
+    k: Annotated[int, typer.Option("-k", min=1, max=100)] = 10,
+    answer: Annotated[bool, typer.Option("--answer/--no-answer")] = False,
+    max_steps: Annotated[int | None, typer.Option(help="Traversal budget.")] = None,
+    ablation: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="no_backtracking | no_llm_traversal | no_global_hop | fixed_granularity | "
+            "no_planner (repeatable)"
+        ),
+    ] = None,
+    chroma_url: ChromaOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run FiF on a question; print the ranking, the step trace and the cost."""
+    from graph_agent.replay import ask_checkpointed
+    from state.context import Context
+    from tools.corpus_index import open_index
+
+    overrides = {
+        "index_dir": str(index),
+        "backend": backend,
+        "chat_model": chat_model,
+        "base_url": base_url,
+        "local_model_path": local_model,
+        "top_k": k,
+        "answer": answer,
+        "max_steps": max_steps,
+        "chroma_url": chroma_url,
+        **{name: True for name in ablation or []},
+    }
+    context = Context.from_env(overrides)
+    corpus_index = open_index(str(index), chroma_url)
+    result = ask_checkpointed(question, context, thread)
+    err.print(f"thread: {result.thread_id}", highlight=False)
+    if as_json:
+        out.print_json(
+            json.dumps(
+                {
+                    "ranking": result.ranking,
+                    "answer": result.answer,
+                    "trace": result.history,
+                    "cost": result.cost,
+                    "thread_id": result.thread_id,
+                }
+            )
+        )
+        return
+    _print_result(corpus_index, result)
+
+
+def _print_result(corpus_index: CorpusIndex, result: RunResult) -> None:
+    ranked = [(r["component_id"], r["score"]) for r in result.ranking]
+    render.ranking(out, corpus_index.graph, ranked)
+    if result.answer:
+        out.print(f"answer: {escape(result.answer)}", highlight=False)
+    render.trace(out, result.history)
+    render.cost(out, result.cost, result.latency_ms)
+
+
+@app.command()
+def replay(
+    thread: Annotated[str, typer.Argument(help="Thread id printed by `fif ask`.")],
+    index: IndexOpt,
+    resume: Annotated[bool, typer.Option("--resume/--list", help="Continue the run.")] = False,
+    fork: Annotated[str | None, typer.Option(help="Checkpoint id to fork from.")] = None,
+    backend: Annotated[str | None, typer.Option(help="Override the backend for the rerun.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List a thread's checkpoints, or resume it, or fork it from a checkpoint."""
+    from graph_agent import replay as replays
+    from tools.corpus_index import open_index
+
+    if not resume and fork is None:
+        rows = replays.list_checkpoints(index, thread)
+        if as_json:
+            out.print_json(json.dumps([row.__dict__ for row in rows]))
+        else:
+            render.checkpoints(out, rows)
+        return
+    result = replays.resume(index, thread, fork, {"backend": backend} if backend else None)
+    if as_json:
+        out.print_json(
+            json.dumps(
+                {
+                    "ranking": result.ranking,
+                    "answer": result.answer,
+                    "trace": result.history,
+                    "cost": result.cost,
+                }
+            )
+        )
+        return
+    _print_result(open_index(str(index)), result)
+
+
+def _register_eval() -> None:
+    from evals.cli import eval_command
+
+    app.command("eval", help="Evaluate systems on a bundle's questions.")(eval_command)
+
+
+_register_eval()
 
 
 def main() -> None:

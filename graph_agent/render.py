@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.markup import escape
@@ -11,6 +12,9 @@ from rich.table import Table
 from state.render import table_text
 from tools.layered_graph import LayeredGraph
 from tools.manifest import Manifest
+
+if TYPE_CHECKING:
+    from graph_agent.replay import CheckpointInfo
 
 SNIPPET_CHARS = 110
 
@@ -69,3 +73,52 @@ def build_summary(console: Console, errors: Console, manifest: Manifest) -> None
             errors.print(line, highlight=False, soft_wrap=True)
         if len(problems) > 50:
             errors.print(f"  … and {len(problems) - 50} more")
+
+
+def trace(console: Console, steps: Sequence[dict[str, object]]) -> None:
+    """Print the step trace: subquery, strategy, anchor, success and the evaluator's reason."""
+    table = Table(title="Trace")
+    for column in ("step", "subquery", "strategy", "anchor", "success", "reason"):
+        table.add_column(column, overflow="fold")
+    for step in steps:
+        strategy = step["strategy"]
+        assert isinstance(strategy, dict)
+        mark = "answered" if step.get("answerable") else "yes" if step.get("success") else "no"
+        table.add_row(
+            str(step["step"]),
+            escape(str(step["subquery"])[:80]),
+            f"{strategy['doc_mode']}/{strategy['comp_mode']}/{strategy['granularity']}",
+            str(step.get("anchor")),
+            mark,
+            escape(str(step.get("reason", ""))),
+        )
+    console.print(table)
+
+
+def cost(console: Console, tally: dict[str, float], latency_ms: float) -> None:
+    """Print the cost summary: LLM calls, tokens, dollars and the time split."""
+    t = {key: tally.get(key, 0) for key in ("llm_calls", "input_tokens", "output_tokens", "usd",
+                                             "llm_ms", "vector_ms", "embedding_ms", "fallbacks")}
+    line = (f"cost: {int(t['llm_calls'])} LLM calls, {int(t['input_tokens'])} in / "
+            f"{int(t['output_tokens'])} out tokens, ${t['usd']:.4f}; time {latency_ms:.0f} ms "
+            f"(LLM {t['llm_ms']:.0f}, vector {t['vector_ms']:.0f}, "
+            f"embedding {t['embedding_ms']:.0f})")
+    if t["fallbacks"]:
+        line += f"; {int(t['fallbacks'])} offline fallbacks"
+    console.print(line, highlight=False)
+
+
+def checkpoints(console: Console, rows: Sequence[CheckpointInfo]) -> None:
+    """Print a thread's checkpoints with the action taken at each."""
+    table = Table(title="Checkpoints (oldest first)")
+    for column in ("checkpoint_id", "step", "traversals", "last action", "next"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(
+            row.checkpoint_id,
+            str(row.step),
+            str(row.traversals),
+            escape(row.last_action),
+            ", ".join(row.next_nodes) or "(done)",
+        )
+    console.print(table)

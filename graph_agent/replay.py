@@ -1,0 +1,140 @@
+"""Checkpoints of FiF runs: a SQLite saver next to the index, listing, resuming and forking.
+
+Each run is a thread. The Context a thread ran with is stored in the checkpoint metadata,
+so a replay resumes or forks with the same settings unless the caller overrides them.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+import uuid
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.sqlite import SqliteSaver
+
+from graph_agent.api import RunResult, result_from_state
+from graph_agent.graph import compile_graph
+from state.context import Context
+from tools.errors import ConfigError
+from tools.manifest import CHECKPOINT_FILE
+
+CONTEXT_KEY = "fif_context"
+
+
+@contextmanager
+def sqlite_checkpointer(index_dir: str | Path) -> Iterator[SqliteSaver]:
+    """Open the SQLite checkpoint store that lives next to an index."""
+    path = Path(index_dir) / CHECKPOINT_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(str(path), check_same_thread=False)
+    try:
+        yield SqliteSaver(connection)
+    finally:
+        connection.close()
+
+
+def run_config(
+    thread_id: str, context: Context, checkpoint_id: str | None = None
+) -> dict[str, Any]:
+    """Return the LangGraph config of a thread, carrying the Context in its metadata."""
+    configurable: dict[str, Any] = {"thread_id": thread_id}
+    if checkpoint_id:
+        configurable["checkpoint_id"] = checkpoint_id
+    return {"configurable": configurable, "metadata": {CONTEXT_KEY: context.model_dump()}}
+
+
+def ask_checkpointed(question: str, context: Context, thread_id: str | None = None) -> RunResult:
+    """Run FiF with SQLite checkpoints next to the index; the thread id is in the result."""
+    thread_id = thread_id or uuid.uuid4().hex[:12]
+    with sqlite_checkpointer(context.index_dir) as saver:
+        graph = compile_graph(saver)
+        started = time.perf_counter()
+        final = graph.invoke(
+            {"question": question}, run_config(thread_id, context), context=context
+        )
+    return result_from_state(final, thread_id, (time.perf_counter() - started) * 1000.0)
+
+
+@dataclass(frozen=True)
+class CheckpointInfo:
+    """One checkpoint of a thread, with what had just happened and what runs next."""
+
+    checkpoint_id: str
+    step: int
+    next_nodes: tuple[str, ...]
+    last_action: str
+    traversals: int
+    created_at: str
+
+
+def list_checkpoints(index_dir: str | Path, thread_id: str) -> list[CheckpointInfo]:
+    """Return a thread's checkpoints, oldest first."""
+    with sqlite_checkpointer(index_dir) as saver:
+        graph = compile_graph(saver)
+        history = list(graph.get_state_history({"configurable": {"thread_id": thread_id}}))
+    if not history:
+        raise ConfigError(
+            f"no checkpoints for thread {thread_id!r} in {index_dir}; "
+            "the thread id is printed by `fif ask`"
+        )
+    return [_info(snapshot) for snapshot in reversed(history)]
+
+
+def _info(snapshot: Any) -> CheckpointInfo:
+    values = snapshot.values or {}
+    decisions = values.get("decisions", [])
+    last = decisions[-1] if decisions else None
+    if last is None:
+        action = "plan" if values.get("subqueries") else "start"
+    elif last["kind"] == "search":
+        strategy = last["strategy"]
+        action = (
+            f"search {last['subquery'][:50]!r} {strategy['doc_mode']}/"
+            f"{strategy['comp_mode']}/{strategy['granularity']} anchor={last.get('anchor')}"
+        )
+    else:
+        action = f"{last['kind']}: {last['reason'][:60]}"
+    return CheckpointInfo(
+        checkpoint_id=str(snapshot.config["configurable"]["checkpoint_id"]),
+        step=int((snapshot.metadata or {}).get("step", -1)),
+        next_nodes=tuple(snapshot.next),
+        last_action=action,
+        traversals=len(values.get("history", [])),
+        created_at=str(snapshot.created_at or ""),
+    )
+
+
+def stored_context(index_dir: str | Path, thread_id: str) -> Context:
+    """Return the Context a thread was started with."""
+    with sqlite_checkpointer(index_dir) as saver:
+        snapshot = compile_graph(saver).get_state({"configurable": {"thread_id": thread_id}})
+    stored = (snapshot.metadata or {}).get(CONTEXT_KEY)
+    if not stored:
+        return Context(index_dir=str(index_dir))
+    return Context.model_validate(stored)
+
+
+def resume(
+    index_dir: str | Path,
+    thread_id: str,
+    checkpoint_id: str | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> RunResult:
+    """Continue a thread from its last checkpoint, or fork it from an earlier one."""
+    context = stored_context(index_dir, thread_id)
+    if overrides:
+        context = Context.model_validate({**context.model_dump(), **overrides})
+    with sqlite_checkpointer(index_dir) as saver:
+        graph = compile_graph(saver)
+        config = run_config(thread_id, context, checkpoint_id)
+        if checkpoint_id is None and not graph.get_state(config).next:
+            snapshot = graph.get_state(config)
+            return result_from_state(snapshot.values, thread_id, 0.0)
+        started = time.perf_counter()
+        final = graph.invoke(None, config, context=context)
+    return result_from_state(final, thread_id, (time.perf_counter() - started) * 1000.0)
