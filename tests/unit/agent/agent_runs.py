@@ -1,0 +1,61 @@
+"""Run the compiled FiF graph in memory and read back its route and checkpoints."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+from langgraph.checkpoint.memory import InMemorySaver
+from scripted_model import ScriptedChatModel, register
+
+from graph_agent.graph import build_graph, compile_graph
+from state.context import Context
+
+FLAG_QUESTION = "What colours are the stripes on the flag of the city where Marie Curie was born?"
+NOBEL_QUESTION = "Which three physicists shared the 1903 Nobel Prize in Physics?"
+
+SMALL_HOPS = {"docs_per_hop": 2, "components_per_hop": 3}
+"""Narrow hops: on the 8-document mini corpus a default hop returns every document."""
+
+
+def llm_context(index_dir: Path, model: ScriptedChatModel, **overrides: Any) -> Context:
+    """Return a Context whose reasoning goes to the scripted model, without retry delays."""
+    settings: dict[str, Any] = {
+        "backend": "openai",
+        "chat_model": register(model),
+        "index_dir": str(index_dir),
+        "llm_backoff_s": 0,
+        **SMALL_HOPS,
+    }
+    return Context(**{**settings, **overrides})
+
+
+class Run:
+    """One in-memory run of the graph: its final state, route and checkpoints."""
+
+    def __init__(self, question: str, context: Context, **compile_options: Any) -> None:
+        if compile_options:  # e.g. interrupt_after, for resume tests
+            self.graph = build_graph().compile(checkpointer=InMemorySaver(), **compile_options)
+        else:
+            self.graph = compile_graph(InMemorySaver())
+        self.config = {"configurable": {"thread_id": uuid.uuid4().hex}}
+        self.context = context
+        self.output = self.graph.invoke({"question": question}, self.config, context=context)
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """Return the full state of the latest checkpoint."""
+        return dict(self.graph.get_state(self.config).values)
+
+    def snapshots(self) -> list[Any]:
+        """Return every checkpoint, oldest first."""
+        return list(reversed(list(self.graph.get_state_history(self.config))))
+
+    def route(self) -> list[str]:
+        """Return the nodes run, in order (each checkpoint names the node that runs next)."""
+        return [s.next[0] for s in self.snapshots() if s.next and s.next[0] != "__start__"]
+
+    def strategies(self) -> list[tuple[str, str, str]]:
+        """Return the strategy tuple of every traversal in the history."""
+        return [tuple(h["strategy"].values()) for h in self.state["history"]]  # type: ignore[misc]

@@ -1,0 +1,191 @@
+"""Table tests of nodes/policy.py: `enforce` on proposed actions and the rule orchestrator."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from agent_records import LLM_LLM, VECTOR, step, subquery
+
+from nodes.policy import enforce, rule_action
+from nodes.rules import FIXED_GRANULARITY, LADDER
+from state.context import Context
+from tools.corpus_index import open_index
+
+NEIGHBORS = LADDER[0]
+
+
+def proposal(kind: str = "search", rung: int = 1, anchor: int | None = None, index: int = 0):
+    action = {"kind": kind, "reason": "LLM proposal", "decided_by": "llm"}
+    if kind == "search":
+        action.update(
+            subquery=f"find target {index}",
+            subquery_index=index,
+            strategy=LADDER[rung],
+            anchor=anchor,
+        )
+    return action
+
+
+SUCCESS_0 = [step(0, 1, success=True)]
+
+
+@pytest.mark.parametrize(
+    ("history", "action", "context", "kind", "strategy", "anchor", "changed"),
+    [
+        ([step(i) for i in range(8)], proposal(), Context(), "stop", None, None, False),
+        ([], proposal("replan"), Context(no_planner=True), "stop", None, None, False),
+        ([], proposal("replan"), Context(), "replan", None, None, False),
+        ([], proposal("stop"), Context(), "stop", None, None, False),
+        ([], proposal(rung=5), Context(), "search", VECTOR, None, True),  # no failure yet
+        ([step(0)], proposal(rung=5), Context(), "search", LADDER[2], None, True),  # one rung up
+        ([step(0)], proposal(rung=1), Context(), "search", LADDER[2], None, True),  # failed route
+        ([step(0)], proposal(rung=2), Context(), "search", LADDER[2], None, False),
+        ([step(0), step(1, rung=2)], proposal(rung=1), Context(), "search", LADDER[3], None, True),
+        (SUCCESS_0, proposal(rung=0, anchor=0), Context(), "search", NEIGHBORS, 0, False),
+        (SUCCESS_0, proposal(rung=0, anchor=5), Context(), "search", VECTOR, None, True),
+        (SUCCESS_0, proposal(rung=0, anchor=-1), Context(), "search", VECTOR, None, True),
+        (SUCCESS_0, proposal(rung=2, anchor=0), Context(), "search", VECTOR, None, True),
+        (
+            [step(0), step(1, rung=2), step(2, rung=3)],
+            proposal(rung=4),
+            Context(no_llm_traversal=True),
+            "stop", None, None, False,
+        ),
+        (SUCCESS_0, proposal(rung=0, anchor=0), Context(no_global_hop=True), "search", NEIGHBORS,
+         0, False),
+        (SUCCESS_0, proposal(rung=1), Context(no_global_hop=True), "stop", None, None, False),
+        (
+            [],
+            proposal(rung=1),
+            Context(fixed_granularity=True),
+            "search", {**VECTOR, "granularity": FIXED_GRANULARITY}, None, True,
+        ),
+    ],
+    ids=[
+        "budget-stops",
+        "replan-under-no-planner",
+        "replan",
+        "stop",
+        "no-escalation-before-failure",
+        "escalate-one-rung-after-failure",
+        "failed-pattern-changed",
+        "next-rung-kept",
+        "below-ceiling-pushed-past-tried",
+        "neighbors-anchor-kept",
+        "anchor-out-of-range",
+        "anchor-negative",
+        "anchor-dropped-for-vector-hop",
+        "no-llm-traversal",
+        "no-global-hop-neighbors",
+        "no-global-hop-vector-stops",
+        "fixed-granularity",
+    ],
+)  # fmt: skip
+def test_enforce(history, action, context, kind, strategy, anchor, changed) -> None:
+    state = {"history": history, "subqueries": [subquery(0), subquery(1, "answerable")]}
+    result = enforce(action, state, context)
+    assert result["kind"] == kind and result["decided_by"] == "llm"
+    if kind == "search":
+        assert (result["strategy"], result["anchor"]) == (strategy, anchor)
+        assert ("rules changed" in result["reason"]) is changed
+    if action["kind"] == "replan" and kind == "stop":
+        assert result["reason"].endswith("[rules: no planner]")
+
+
+def test_enforce_never_mutates_the_proposal() -> None:
+    action = proposal(rung=5)
+    enforce(action, {"history": [step(0)]}, Context())
+    assert action == proposal(rung=5)
+
+
+MARIE = ["marie_curie::p0"]
+
+
+@pytest.mark.parametrize(
+    ("history", "subqueries", "context", "expected"),
+    [
+        ([step(i) for i in range(8)], [subquery(0)], Context(), ("stop", "step budget")),
+        ([], [subquery(0, "answerable")], Context(), ("stop", "every subquery is answerable")),
+        ([], [subquery(0)], Context(), ("search", 0, VECTOR, None, "cheapest global hop")),
+        ([step(0)], [subquery(0)], Context(), ("search", 0, LADDER[2], None, "escalate")),
+        (
+            [step(0, success=True, answerable=False, components=MARIE)],
+            [subquery(0, "not answerable")],
+            Context(),
+            ("search", 0, NEIGHBORS, 0, "follow its links"),
+        ),
+        (
+            [step(0, 1, success=True, components=MARIE), step(1), step(2, rung=2)],
+            [subquery(0), subquery(1, "answerable")],
+            Context(),
+            ("search", 2, NEIGHBORS, 0, "re-anchor to step 0"),
+        ),
+        (
+            [step(0, 1, success=True, components=MARIE), step(1), step(2, rung=2)],
+            [subquery(0), subquery(1, "answerable")],
+            Context(no_backtracking=True),
+            ("search", 0, LADDER[3], None, "escalate"),
+        ),
+        (
+            [step(0, 1, success=True, components=MARIE), step(1), step(2, rung=0, anchor=0)],
+            [subquery(0), subquery(1, "answerable")],
+            Context(),
+            ("replan", "failed from several anchors"),
+        ),
+        (
+            [step(i, rung=i) for i in range(1, 6)],
+            [subquery(0)],
+            Context(),
+            ("stop", "exhausted its ladder"),
+        ),
+        (
+            [step(0, rung=5)],
+            [subquery(0), subquery(1)],
+            Context(),
+            ("search", 1, VECTOR, None, "new subquery"),  # a failed LLM/LLM hop advances
+        ),
+    ],
+    ids=[
+        "budget",
+        "all-answered",
+        "new-subquery",
+        "escalate",
+        "follow-links",
+        "backtrack",
+        "no-backtracking",
+        "replan",
+        "ladder-exhausted",
+        "advance-after-llm-llm",
+    ],
+)
+def test_rule_action(mini_index: Path, history, subqueries, context, expected) -> None:
+    graph = open_index(str(mini_index)).graph
+    action, rewrites = rule_action({"history": history, "subqueries": subqueries}, context, graph)
+    assert action["kind"] == expected[0] and expected[-1] in action["reason"]
+    assert action["decided_by"] == "rules"
+    if action["kind"] == "search":
+        _, index, strategy, anchor, _ = expected
+        assert (action["subquery_index"], action["strategy"], action["anchor"]) == (
+            index,
+            strategy,
+            anchor,
+        )
+    is_rewrite = action["kind"] == "search" and action["subquery_index"] >= len(subqueries)
+    assert bool(rewrites) is is_rewrite
+
+
+def test_backtracking_rewrites_the_subquery_with_the_anchor_title(mini_index: Path) -> None:
+    graph = open_index(str(mini_index)).graph
+    history = [step(0, 1, success=True, components=MARIE), step(1), step(2, rung=2)]
+    state = {"history": history, "subqueries": [subquery(0), subquery(1, "answerable")]}
+    action, [rewrite] = rule_action(state, Context(), graph)
+    assert rewrite == {
+        "index": 2,
+        "text": "find target 0 (Marie Curie)",
+        "status": "unknown",
+        "answer": None,
+        "origin": "rewrite",
+        "parent": 0,
+    }
+    assert action["subquery"] == rewrite["text"] and action["strategy"] != LLM_LLM
