@@ -27,6 +27,7 @@ demo: install
 
 test: install
 	$(BIN)/ruff check .
+	$(BIN)/mypy graph_agent nodes tools state corpus_builder evals
 	$(BIN)/pytest -q -m "integration or not integration"
 
 unit: install
@@ -37,16 +38,17 @@ integration: install
 
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/mypy graph_agent nodes tools state corpus_builder evals
 	$(BIN)/ruff format --check .
 
 bench-build: install
 	$(BIN)/python benchmarks/build_bench.py ../shared/data/ottqa-dev200
 
 bench-fif: install
-	$(BIN)/python benchmarks/fif_bench.py ../shared/data/ottqa-dev200 ../shared/data/hotpotqa-train100
+	$(BIN)/python benchmarks/eval_bench.py ../shared/data/ottqa-dev200 ../shared/data/hotpotqa-train100 --systems dense,fif --ablations
 
 bench-eval: install
-	$(BIN)/python benchmarks/eval_bench.py ../shared/data/ottqa-dev200 ../shared/data/hotpotqa-train100
+	$(BIN)/python benchmarks/eval_bench.py ../shared/data/ottqa-dev200 ../shared/data/hotpotqa-train100 --systems dense,lilac,fif --kill-resume
 
 clean:
 	rm -rf .fif runs

@@ -30,7 +30,7 @@ from corpus_builder.summaries import ExtractiveSummarizer, Summarizer
 from corpus_builder.texts import component_text, subcomponent_text
 from state.corpus import Document, IngestReport, Subcomponent
 from tools.embedders import DEFAULT_TEXT_EMBEDDER, Embedder, ImageEmbedder, load_embedder
-from tools.errors import CorpusFormatError, IndexMismatchError
+from tools.errors import ConfigError, CorpusFormatError, IndexMismatchError
 from tools.index import ChromaLayers, collection_prefix
 from tools.manifest import GRAPH_FILE, EmbedderInfo, Manifest, Problem
 
@@ -186,9 +186,11 @@ def _index(
     indexer.sync("document", docs, text)
     has_images = any(c.image_path for d in documents for c in d.components)
     if image is not None:
+        if not isinstance(image, ImageEmbedder):
+            raise ConfigError(f"{image.model_id} cannot embed images; use clip:<local folder>")
         indexer.sync(
             "image", _image_items(documents, subcomponents), image, embed=_image_embed(image)
-        )  # type: ignore[arg-type]  # checked: CLIP
+        )
         manifest.images_indexed_via = "image-embedder" if has_images else "none"
     else:
         manifest.images_indexed_via = "caption-text" if has_images else "none"

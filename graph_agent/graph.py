@@ -17,7 +17,7 @@ from state.context import Context
 from state.fif_state import FiFState, InputState, OutputState
 
 
-def build_graph() -> StateGraph:
+def build_graph() -> StateGraph[FiFState, Context, InputState, OutputState]:
     """Return the uncompiled FiF StateGraph."""
     builder = StateGraph(
         FiFState, context_schema=Context, input_schema=InputState, output_schema=OutputState

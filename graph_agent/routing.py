@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-from langgraph.graph import END
 from langgraph.runtime import Runtime
 
 from nodes.rules import must_stop
@@ -42,4 +41,4 @@ def after_evaluator(
 
 def after_reranker(state: FiFState, runtime: Runtime[Context]) -> Literal["answerer", "__end__"]:
     """Answer when the context asks for an answer."""
-    return "answerer" if (runtime.context or Context()).answer else END
+    return "answerer" if (runtime.context or Context()).answer else "__end__"

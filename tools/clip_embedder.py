@@ -33,7 +33,7 @@ class ClipEmbedder:
         )
         self.model.eval()
         self.model_id = f"clip:{Path(path).name}"
-        self.dim = int(self.model.config.projection_dim)
+        self.dim = int(self.model.config.projection_dim or 0)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed texts with CLIP's text tower."""

