@@ -156,19 +156,23 @@ def ask(
     result = ask_checkpointed(question, context, thread)
     err.print(f"thread: {result.thread_id}", highlight=False)
     if as_json:
-        out.print_json(
-            json.dumps(
-                {
-                    "ranking": result.ranking,
-                    "answer": result.answer,
-                    "trace": result.history,
-                    "cost": result.cost,
-                    "thread_id": result.thread_id,
-                }
-            )
-        )
+        _print_json_result(result)
         return
     _print_result(corpus_index, result)
+
+
+def _print_json_result(result: RunResult) -> None:
+    out.print_json(
+        json.dumps(
+            {
+                "ranking": result.ranking,
+                "answer": result.answer,
+                "trace": result.history,
+                "cost": result.cost,
+                "thread_id": result.thread_id,
+            }
+        )
+    )
 
 
 def _print_result(corpus_index: CorpusIndex, result: RunResult) -> None:
@@ -202,16 +206,7 @@ def replay(
         return
     result = replays.resume(index, thread, fork, {"backend": backend} if backend else None)
     if as_json:
-        out.print_json(
-            json.dumps(
-                {
-                    "ranking": result.ranking,
-                    "answer": result.answer,
-                    "trace": result.history,
-                    "cost": result.cost,
-                }
-            )
-        )
+        _print_json_result(result)
         return
     _print_result(open_index(str(index)), result)
 
