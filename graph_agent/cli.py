@@ -220,14 +220,25 @@ def _register_eval() -> None:
 _register_eval()
 
 
+def _one_line(error: Exception) -> str:
+    errors = getattr(error, "errors", None)
+    if callable(errors):  # a pydantic ValidationError of a setting
+        first = errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return f"invalid setting {where!r}: {first['msg']} (got {first.get('input')!r})"
+    return " ".join(str(error).split())  # one line, even for wrapped causes
+
+
 def main() -> None:
     """Run the CLI; FiF errors end with one line on stderr and exit code 2."""
+    from pydantic import ValidationError
+
     try:
         app(standalone_mode=False)
-    except FiFError as error:
+    except (FiFError, ValidationError) as error:
         if _state["debug"]:
             raise
-        message = " ".join(str(error).split())  # one line, even for wrapped causes
+        message = _one_line(error)
         err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except (typer.Abort, KeyboardInterrupt):

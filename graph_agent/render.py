@@ -32,18 +32,15 @@ def snippet(graph: LayeredGraph, node_id: str, limit: int = SNIPPET_CHARS) -> st
 def ranking(console: Console, graph: LayeredGraph, ranked: Sequence[tuple[str, float]]) -> None:
     """Print ranked components with type, document title, score and snippet."""
     table = Table(title="Ranked components", show_lines=False)
-    for column in ("#", "component", "type", "document", "score", "snippet"):
-        table.add_column(column, overflow="fold" if column == "snippet" else "ellipsis")
+    table.add_column("#", justify="right")
+    table.add_column("score")
+    table.add_column("type")
+    table.add_column("component  ·  document: content", overflow="fold", ratio=1)
     for rank, (node_id, score) in enumerate(ranked, start=1):
         view = graph.node(node_id)
-        table.add_row(  # corpus text may hold "[...]": not markup
-            str(rank),
-            escape(node_id),
-            view.kind,
-            escape(graph.title(view.doc_id)),
-            f"{score:.3f}",
-            escape(snippet(graph, node_id)),
-        )
+        text = f"[bold]{escape(node_id)}[/bold]\n{escape(graph.title(view.doc_id))}: " + escape(
+            snippet(graph, node_id, SNIPPET_CHARS - len(graph.title(view.doc_id))))
+        table.add_row(str(rank), f"{score:.3f}", view.kind, text)  # corpus text is escaped
     console.print(table)
 
 
