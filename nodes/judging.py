@@ -17,7 +17,7 @@ from nodes.reasoning import numbered, with_images
 from nodes.schemas import Evaluation
 from nodes.traversal import Region, best_per_parent
 from state.context import Context
-from state.fif_state import StepRecord, Subquery
+from state.fif_state import StepRecord, Subquery, SubqueryStatus
 from state.views import unresolved
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
@@ -195,8 +195,10 @@ def judge_with_llm(
     )
     answerable = parsed.status == "answerable" and bool(ids)
     target = subqueries[step["subquery_index"]]
-    updates: list[Subquery] = [{**target, "status": parsed.status}]
-    for item in parsed.updated_subtasks:
+    # An empty hop answers nothing, whatever the model says: the plan must agree with history.
+    status: SubqueryStatus = "answerable" if answerable else "not answerable"
+    updates: list[Subquery] = [{**target, "status": status}]
+    for item in parsed.updated_subtasks if ids else []:
         updates.append(
             {**subqueries[item.index - 1], "status": "answerable", "answer": item.answer}
         )

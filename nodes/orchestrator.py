@@ -11,13 +11,12 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.policy import enforce, rule_action, search, stop
+from nodes.policy import current_subqueries, enforce, rule_action, search, stop
 from nodes.prompts import ORCHESTRATOR_SYSTEM, ORCHESTRATOR_USER
 from nodes.reasoning import decide
 from nodes.schemas import Decision
 from state.context import Context
 from state.fif_state import Action, FiFState, Strategy, Subquery
-from state.views import unresolved
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 from tools.graph_nav import neighbors
@@ -91,13 +90,13 @@ def _llm_action(
 
 
 def _target(state: FiFState, text: str) -> tuple[Subquery, list[Subquery]]:
-    """Map the LLM's subtask to a plan item; a new wording is a rewrite of the open one."""
+    """Map the LLM's subtask to a plan item; a new wording rewrites the one being worked on."""
     subqueries = state.get("subqueries", [])
     for subquery in subqueries:
         if subquery["text"].strip().lower() == text.strip().lower():
             return subquery, []
-    open_ = unresolved(subqueries)
-    parent = open_[0]["index"] if open_ else None
+    current = current_subqueries(state)
+    parent = current[0]["index"] if current else None
     rewrite: Subquery = {
         "index": len(subqueries),
         "text": text.strip(),

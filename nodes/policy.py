@@ -172,6 +172,10 @@ def _backtrack(
     return search(rewrite, strategy, anchor, reason), [rewrite]
 
 
+def _latest_success(history: list[StepRecord]) -> int | None:
+    return next((h["step"] for h in reversed(history) if h["success"]), None)
+
+
 def enforce(action: Action, state: FiFState, context: Context) -> Action:
     """Make a proposed action obey the rules.
 
@@ -194,7 +198,12 @@ def enforce(action: Action, state: FiFState, context: Context) -> Action:
     failed_rungs = [rung_of(h["strategy"]) for h in steps if not h["success"]]
     ceiling = max(failed_rungs, default=0) + 1 if failed_rungs else 1
     start = min(rung_of(strategy), ceiling)
+    if context.no_backtracking and anchor is not None:
+        anchor = _latest_success(history)  # no re-anchoring to older successes
     fixed = next_rung(history, action["subquery"], anchor, context, start)
+    if fixed is None and start > 0:  # e.g. a global hop under no_global_hop: try the links
+        anchor = anchor if anchor is not None else _latest_success(history)
+        fixed = next_rung(history, action["subquery"], anchor, context, 0)
     if fixed is None:
         return stop("no allowed route left for the proposed subquery", action["decided_by"])
     notes = []

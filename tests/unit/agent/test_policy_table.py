@@ -54,7 +54,7 @@ SUCCESS_0 = [step(0, 1, success=True)]
         ),
         (SUCCESS_0, proposal(rung=0, anchor=0), Context(no_global_hop=True), "search", NEIGHBORS,
          0, False),
-        (SUCCESS_0, proposal(rung=1), Context(no_global_hop=True), "stop", None, None, False),
+        (SUCCESS_0, proposal(rung=1), Context(no_global_hop=True), "search", NEIGHBORS, 0, True),
         (
             [],
             proposal(rung=1),
@@ -78,7 +78,7 @@ SUCCESS_0 = [step(0, 1, success=True)]
         "anchor-dropped-for-vector-hop",
         "no-llm-traversal",
         "no-global-hop-neighbors",
-        "no-global-hop-vector-stops",
+        "no-global-hop-vector-follows-links",
         "fixed-granularity",
     ],
 )  # fmt: skip

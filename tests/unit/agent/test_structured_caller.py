@@ -1,4 +1,4 @@
-"""The scripted model, StructuredCaller (repair, retries, backoff) and `decide` (LLM or fallback)."""
+"""The scripted model, StructuredCaller (repair, retries, backoff) and `decide` (LLM or offline)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def test_a_valid_reply_is_parsed_metered_and_asked_for_with_a_json_schema() -> N
         INPUT_TOKENS,
         OUTPUT_TOKENS,
     )
-    (_, messages, kwargs), = model.calls
+    [(_, messages, kwargs)] = model.calls
     assert [type(m) for m in messages] == [SystemMessage, HumanMessage]
     assert kwargs["response_format"]["json_schema"]["name"] == "Plan"
 

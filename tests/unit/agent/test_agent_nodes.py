@@ -1,0 +1,172 @@
+"""Each FiF node called directly with a dict state and Runtime(context=Context(...))."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+from agent_records import candidate, step, subquery
+from agent_runs import FLAG_QUESTION, llm_context
+from langgraph.runtime import Runtime
+from scripted_model import ScriptedChatModel, verdict
+
+from nodes.answerer import answerer
+from nodes.evaluator import EvaluatorUpdate, evaluator
+from nodes.orchestrator import OrchestratorUpdate, orchestrator
+from nodes.planner import PlannerUpdate, planner
+from nodes.reranker import reranker
+from nodes.rules import LADDER
+from nodes.traverser import TraverserUpdate, traverser
+from state.context import Context
+
+COMPARISON = "Who was born first, Marie Curie or Pierre Curie?"
+
+
+def runtime(index: Path, **overrides) -> Runtime[Context]:
+    return Runtime(context=Context(index_dir=str(index), **overrides))
+
+
+@pytest.mark.parametrize(
+    ("question", "overrides", "expected"),
+    [
+        (COMPARISON, {}, [COMPARISON, "Marie Curie", "Pierre Curie"]),
+        (COMPARISON, {"max_subqueries": 2}, [COMPARISON, "Marie Curie"]),
+        (COMPARISON, {"no_planner": True}, [COMPARISON]),
+        ("Where was Marie Curie born?", {}, ["Where was Marie Curie born?"]),
+        (FLAG_QUESTION, {}, [FLAG_QUESTION]),
+    ],
+    ids=["comparison-split", "max-subqueries", "no-planner", "one-entity", "no-comparison"],
+)
+def test_planner_splits_only_comparisons_of_named_entities(
+    mini_index: Path, question, overrides, expected
+) -> None:
+    update = planner({"question": question}, runtime(mini_index, **overrides))
+    assert set(update) == set(PlannerUpdate.__annotations__)
+    subqueries = update["subqueries"]
+    assert len(subqueries) == len(expected)
+    assert subqueries[0]["text"] == question
+    for item, entity, index in zip(subqueries, expected, range(len(expected)), strict=True):
+        assert entity in item["text"] and item["index"] == index
+        assert (item["status"], item["answer"], item["origin"]) == ("unknown", None, "initial")
+
+
+def test_replanning_appends_new_subqueries_only(mini_index: Path) -> None:
+    state = {
+        "question": FLAG_QUESTION,
+        "subqueries": [subquery(0, "not answerable", text=FLAG_QUESTION)],
+        "history": [step(0, components=["marie_curie::p0"], success=True, answerable=False)],
+    }
+    before = copy.deepcopy(state)
+    update = planner(state, runtime(mini_index))
+    assert set(update) == {"subqueries", "cost"} and state == before
+    fresh = update["subqueries"]
+    assert 1 <= len(fresh) <= 2 and [s["index"] for s in fresh] == list(range(1, len(fresh) + 1))
+    assert {s["origin"] for s in fresh} == {"replan"} and FLAG_QUESTION not in [
+        s["text"] for s in fresh
+    ]
+    assert planner(state, runtime(mini_index, no_planner=True)).keys() == {"cost"}
+
+
+def test_orchestrator_offline_decides_the_cheapest_global_hop(mini_index: Path) -> None:
+    state = {"question": FLAG_QUESTION, "subqueries": [subquery(0, text=FLAG_QUESTION)]}
+    update = orchestrator(state, runtime(mini_index))
+    assert set(update) <= set(OrchestratorUpdate.__annotations__)
+    action = update["next_action"]
+    assert update["decisions"] == [action] and "subqueries" not in update
+    assert (action["kind"], action["strategy"], action["decided_by"]) == (
+        "search",
+        LADDER[1],
+        "offline",
+    )
+
+
+def search_state(rung: int = 1, anchor: int | None = None, history=()) -> dict:
+    action = {
+        "kind": "search",
+        "subquery": FLAG_QUESTION,
+        "subquery_index": 0,
+        "strategy": LADDER[rung],
+        "anchor": anchor,
+        "reason": "test",
+        "decided_by": "rules",
+    }
+    return {
+        "question": FLAG_QUESTION,
+        "subqueries": [subquery(0, text=FLAG_QUESTION)],
+        "history": list(history),
+        "next_action": action,
+    }
+
+
+def test_traverser_returns_only_its_keys_and_mutates_nothing(mini_index: Path) -> None:
+    state = search_state(history=[step(0, components=["warsaw::p1"])])
+    before = copy.deepcopy(state)
+    update = traverser(state, runtime(mini_index, components_per_hop=3))
+    assert state == before
+    assert set(update) == set(TraverserUpdate.__annotations__)
+    pending = update["pending_step"]
+    assert pending["step"] == 1 and not pending["success"] and pending["reason"] == ""
+    assert len(pending["components"]) == 3
+    assert set(update["candidates"]) == {c["id"] for c in pending["components"]}
+    assert {c["step"] for c in update["candidates"].values()} == {1}
+
+
+def test_traverser_refuses_anything_but_a_search(mini_index: Path) -> None:
+    with pytest.raises(ValueError, match="needs a search action"):
+        traverser({"question": "q", "next_action": None}, runtime(mini_index))
+
+
+def test_evaluator_appends_the_judged_step_to_history(mini_index: Path) -> None:
+    context = runtime(mini_index, components_per_hop=3)
+    earlier = step(0, components=["warsaw::p1"])
+    state = search_state(history=[earlier])
+    state["pending_step"] = traverser(state, context)["pending_step"]
+    before = copy.deepcopy(state)
+    update = evaluator(state, context)
+    assert state == before and set(update) == set(EvaluatorUpdate.__annotations__)
+    [record] = update["history"]  # only the new step; the reducer appends it
+    assert record["step"] == 1 and record["reason"] and update["pending_step"] is None
+    assert "evaluator: offline" in record["notes"]
+    if record["success"]:  # a failure offline leaves the plan as it was
+        assert update["subqueries"][0]["index"] == 0
+    else:
+        assert update["subqueries"] == []
+    with pytest.raises(ValueError, match="without a pending traversal"):
+        evaluator({**state, "pending_step": None}, context)
+
+
+def test_an_llm_answerable_verdict_on_an_empty_hop_is_a_failure(mini_index: Path) -> None:
+    model = ScriptedChatModel(roles={"evaluator": [verdict("answerable", [(1, "red")])]})
+    state = search_state()
+    state["pending_step"] = {**step(0, subquery=FLAG_QUESTION, components=[]), "reason": ""}
+    update = evaluator(state, Runtime(context=llm_context(mini_index, model)))
+    [record] = update["history"]
+    assert not record["success"] and not record["answerable"]
+    assert update["subqueries"][0]["status"] == "not answerable"
+
+
+def test_reranker_puts_a_link_target_right_after_its_source(mini_index: Path) -> None:
+    others = ["university_of_paris::p0", "pierre_curie::p2", "warsaw::p0", "radium::p1"]
+    ids = ["marie_curie::p0", "warsaw::i0", *others]
+    state = {"question": FLAG_QUESTION, "candidates": {c: candidate(c) for c in ids}}
+    ranked = [r["component_id"] for r in reranker(state, runtime(mini_index))["ranking"]]
+    assert ranked[:2] == ["marie_curie::p0", "warsaw::i0"]  # born in Warsaw -> Warsaw's flag
+    alone = {c: candidate(c) for c in ["warsaw::i0", *others]}
+    ranked_alone = reranker({**state, "candidates": alone}, runtime(mini_index))["ranking"]
+    assert [r["component_id"] for r in ranked_alone].index("warsaw::i0") > 1  # the chain did it
+    assert reranker({**state, "candidates": {}}, runtime(mini_index))["ranking"] == []
+
+
+def test_answerer_offline_returns_the_best_matching_evidence(mini_index: Path) -> None:
+    state = {
+        "question": "What is the atomic number of polonium?",
+        "ranking": [{"component_id": "polonium::p0", "doc_id": "polonium", "type": "paragraph",
+                     "score": 1.0}],
+    }  # fmt: skip
+    update = answerer(state, runtime(mini_index))
+    assert "atomic number 84" in update["answer"]
+    assert update["answer"] in " ".join(
+        "Polonium is a chemical element with the symbol Po and atomic number 84.".split()
+    ) or update["answer"].startswith("Polonium is a chemical element")
+    assert answerer({**state, "ranking": []}, runtime(mini_index))["answer"] is None

@@ -1,0 +1,165 @@
+"""Scripted-LLM runs of the compiled graph that drive each branch of the FiF loop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agent_runs import FLAG_QUESTION, NOBEL_QUESTION, Run, llm_context
+from scripted_model import ScriptedChatModel, action, plan, ranking, search, selection, verdict
+
+from nodes.rules import LADDER
+
+BIRTHPLACE = "Find the birthplace of Marie Curie"
+FLAG = "Find the colours of the flag of that city"
+FAIL, OK = verdict("not answerable"), verdict("answerable")
+
+
+def test_one_answerable_hop_stops_the_run(mini_index: Path) -> None:
+    model = ScriptedChatModel(
+        roles={
+            "planner": [plan(NOBEL_QUESTION)],
+            "orchestrator": [search(NOBEL_QUESTION)],
+            "evaluator": [OK],
+            "reranker": [ranking(1, 0)],
+        }
+    )
+    run = Run(NOBEL_QUESTION, llm_context(mini_index, model))
+    assert run.route() == ["planner", "orchestrator", "traverser", "evaluator", "reranker"]
+    assert model.roles_called() == ["planner", "orchestrator", "evaluator", "reranker"]
+    state = run.state
+    [record] = state["history"]
+    assert record["success"] and record["decided_by"] == "llm" and record["notes"] == []
+    assert state["subqueries"][0]["status"] == "answerable"
+    assert [r["score"] for r in state["ranking"][:3]] == [0.9, 0.9, 0.0]
+    assert {r["component_id"] for r in state["ranking"]} <= set(state["candidates"])
+    assert (state["cost"]["llm_calls"], state["cost"]["input_tokens"]) == (4, 400)
+
+
+def test_failures_escalate_through_every_rung_in_ladder_order(mini_index: Path) -> None:
+    model = ScriptedChatModel(
+        roles={"planner": [plan(BIRTHPLACE, FLAG)], "orchestrator": [search(BIRTHPLACE)],
+               "evaluator": [OK]},
+        defaults={
+            # a naive model keeps asking for the cheapest hop; the rules climb the ladder
+            "orchestrator": search(FLAG, doc="neighbors", anchor=0),
+            "evaluator": FAIL,
+            "select": selection(0),
+            "reranker": ranking(),
+        },
+    )  # fmt: skip
+    run = Run(FLAG_QUESTION, llm_context(mini_index, model))
+    history = run.state["history"]
+    flag_steps = [h for h in history if h["subquery_index"] == 1]
+    assert [h["strategy"] for h in flag_steps] == list(LADDER)
+    assert [h["anchor"] for h in flag_steps] == [0, None, None, None, None, None]
+    assert not any(h["success"] for h in flag_steps)
+    last = run.state["decisions"][-1]
+    assert last["kind"] == "stop" and "no allowed route left" in last["reason"]
+    assert run.route()[-2:] == ["orchestrator", "reranker"]
+    assert model.roles_called().count("select") == 3  # rung 4 selects components, rung 5 both
+
+
+def test_a_proposed_route_that_already_failed_is_changed_by_the_rules(mini_index: Path) -> None:
+    model = ScriptedChatModel(
+        roles={
+            "planner": [plan(FLAG_QUESTION)],
+            "orchestrator": [search(FLAG_QUESTION), search(FLAG_QUESTION), action("stop")],
+            "evaluator": [FAIL, FAIL],
+        },
+        defaults={"reranker": ranking()},
+    )
+    state = Run(FLAG_QUESTION, llm_context(mini_index, model)).state
+    first, second = state["history"]
+    assert first["strategy"] == LADDER[1] and second["strategy"] == LADDER[2]
+    repeated = state["decisions"][1]
+    assert repeated["decided_by"] == "llm" and "rules changed" in repeated["reason"]
+    assert state["decisions"][2]["kind"] == "stop"
+
+
+def test_backtracking_re_anchors_to_an_earlier_success_with_a_rewrite(mini_index: Path) -> None:
+    rewritten = "Find the colours of the flag of Warsaw"
+    model = ScriptedChatModel(
+        roles={
+            "planner": [plan(BIRTHPLACE, FLAG)],
+            "orchestrator": [
+                search(BIRTHPLACE),
+                search(FLAG, doc="neighbors", anchor=0),
+                search(FLAG),
+                search(rewritten, doc="neighbors", anchor=0),  # back to step 0, new wording
+            ],
+            "evaluator": [OK, FAIL, FAIL, OK],
+        },
+        defaults={"reranker": ranking()},
+    )
+    run = Run(FLAG_QUESTION, llm_context(mini_index, model))
+    state = run.state
+    assert [(h["subquery_index"], h["anchor"], h["success"]) for h in state["history"]] == [
+        (0, None, True),
+        (1, 0, False),
+        (1, None, False),
+        (2, 0, True),
+    ]
+    assert state["history"][3]["strategy"] == LADDER[0]
+    assert state["subqueries"][1]["text"] == FLAG  # the parent stays in the plan
+    assert state["subqueries"][2] == {
+        "index": 2,
+        "text": rewritten,
+        "status": "answerable",
+        "answer": None,
+        "origin": "rewrite",
+        "parent": 1,
+    }
+    assert run.route()[-2:] == ["evaluator", "reranker"]  # the rewrite answered the open item
+
+
+def test_a_replan_appends_subqueries_and_never_overwrites(mini_index: Path) -> None:
+    warsaw = "Find the flag of Warsaw"
+    model = ScriptedChatModel(
+        roles={
+            "planner": [plan(FLAG_QUESTION)],
+            "replanner": [plan(warsaw, FLAG_QUESTION)],  # a repeated task is dropped
+            "orchestrator": [search(FLAG_QUESTION), action("replan"), search(warsaw),
+                             action("stop")],
+            "evaluator": [FAIL, OK],
+        },
+        defaults={"reranker": ranking()},
+    )  # fmt: skip
+    run = Run(FLAG_QUESTION, llm_context(mini_index, model))
+    assert run.route() == [
+        "planner", "orchestrator", "traverser", "evaluator", "orchestrator", "planner",
+        "orchestrator", "traverser", "evaluator", "orchestrator", "reranker",
+    ]  # fmt: skip
+    subqueries = run.state["subqueries"]
+    assert [(s["text"], s["origin"], s["status"]) for s in subqueries] == [
+        (FLAG_QUESTION, "initial", "not answerable"),
+        (warsaw, "replan", "answerable"),
+    ]
+    texts = [[s["text"] for s in snap.values.get("subqueries", [])] for snap in run.snapshots()]
+    for earlier, later in zip(texts, texts[1:], strict=False):
+        assert later[: len(earlier)] == earlier
+    [replan_prompt] = model.sent("replanner")
+    assert "Failure" in replan_prompt[1].content and FLAG_QUESTION in replan_prompt[1].content
+
+
+def test_the_step_budget_stops_the_run(mini_index: Path) -> None:
+    model = ScriptedChatModel(
+        roles={"planner": [plan(FLAG_QUESTION)]},
+        defaults={"orchestrator": search(FLAG_QUESTION), "evaluator": FAIL, "reranker": ranking()},
+    )
+    run = Run(FLAG_QUESTION, llm_context(mini_index, model, max_steps=2))
+    assert len(run.state["history"]) == 2
+    assert model.roles_called().count("orchestrator") == 2
+    assert run.route()[-2:] == ["evaluator", "reranker"]
+
+
+def test_the_llm_call_budget_falls_back_offline_and_stops(mini_index: Path) -> None:
+    model = ScriptedChatModel(
+        roles={"planner": [plan(FLAG_QUESTION)]},
+        defaults={"orchestrator": search(FLAG_QUESTION), "evaluator": FAIL, "reranker": ranking()},
+    )
+    run = Run(FLAG_QUESTION, llm_context(mini_index, model, max_llm_calls=4))
+    state = run.state
+    assert model.roles_called() == ["planner", "orchestrator", "evaluator", "orchestrator"]
+    assert state["cost"]["llm_calls"] == 4
+    assert "evaluator: offline-fallback (LLM budget used up)" in state["history"][-1]["notes"]
+    assert run.route()[-2:] == ["evaluator", "reranker"] and state["ranking"]
