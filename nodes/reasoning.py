@@ -12,7 +12,6 @@ import logging
 import mimetypes
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -42,45 +41,10 @@ class Decided:
 
 
 def caller_for(context: Context) -> StructuredCaller:
-    """Return the structured caller of the context's chat model (one per settings)."""
-    return _caller(
-        context.backend,
-        context.chat_model,
-        context.base_url,
-        context.api_key_env,
-        context.local_model_path,
-        context.llm_timeout_s,
-        context.temperature,
-        context.llm_retries,
-        context.llm_backoff_s,
-        tuple(sorted(context.price_table.items())),
-    )
-
-
-@lru_cache(maxsize=8)
-def _caller(
-    backend: str,
-    chat_model: str,
-    base_url: str | None,
-    api_key_env: str,
-    local_model_path: str | None,
-    timeout: float,
-    temperature: float,
-    retries: int,
-    backoff: float,
-    prices: tuple[tuple[str, tuple[float, float]], ...],
-) -> StructuredCaller:
-    context = Context(
-        backend=backend,
-        chat_model=chat_model,
-        base_url=base_url,  # type: ignore[arg-type]
-        api_key_env=api_key_env,
-        local_model_path=local_model_path,
-        llm_timeout_s=timeout,
-        temperature=temperature,
-    )
+    """Return a structured caller of the context's chat model (the model itself is cached)."""
     model, name = load_chat_model(context)
-    return StructuredCaller(model, name, retries, backoff, dict(prices))
+    return StructuredCaller(model, name, context.llm_retries, context.llm_backoff_s,
+                            dict(context.price_table))
 
 
 def llm_budget_left(state: FiFState, context: Context) -> bool:
