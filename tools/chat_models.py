@@ -55,6 +55,19 @@ def transient_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
+def cut_off_errors() -> tuple[type[BaseException], ...]:
+    """Return the exception types of a reply the server ended early (length limit, filter).
+
+    With `response_format`, the OpenAI client raises these instead of returning the
+    truncated reply; to FiF they are unusable replies, repaired and retried like bad JSON.
+    """
+    try:
+        import openai
+    except ImportError:  # the offline backend needs no openai client
+        return ()
+    return (openai.LengthFinishReasonError, openai.ContentFilterFinishReasonError)
+
+
 def load_chat_model(context: Context) -> tuple[Any, str]:
     """Return (chat model, model name) for the context's backend; raises for `offline`."""
     if context.chat_model.startswith("fake:"):

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from tools.chat_models import transient_errors
+from tools.chat_models import cut_off_errors, transient_errors
 from tools.cost import CostMeter
 
 logger = logging.getLogger(__name__)
@@ -106,6 +106,13 @@ class StructuredCaller:
                 )
                 self._sleep(attempt)
                 continue
+            except cut_off_errors() as err:
+                self._meter_completion(getattr(err, "completion", None), meter)
+                problem = f"the reply was cut off ({type(err).__name__})"
+                logger.warning("LLM reply unusable (%s), asking for a shorter one", problem)
+                repair = REPAIR_PROMPT.format(error=f"{problem}; keep it short")
+                messages = [*messages, HumanMessage(repair)]
+                continue
             self._meter(reply, meter)
             try:
                 return parse_reply(schema, reply.content, validate)
@@ -120,6 +127,16 @@ class StructuredCaller:
     def _sleep(self, attempt: int) -> None:
         if self.backoff_s > 0:
             time.sleep(self.backoff_s * (2**attempt) * (0.5 + random.random() / 2))
+
+    def _meter_completion(self, completion: Any, meter: CostMeter) -> None:
+        """Count a call whose reply was refused, from the raw completion's usage."""
+        usage = getattr(completion, "usage", None)
+        meter.add_llm_usage(
+            self.model_name,
+            int(getattr(usage, "prompt_tokens", 0) or 0),
+            int(getattr(usage, "completion_tokens", 0) or 0),
+            self.prices,
+        )
 
     def _meter(self, reply: Any, meter: CostMeter) -> None:
         usage = getattr(reply, "usage_metadata", None) or {}

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus_builder.build import BuildOptions, build
-from evals.datasets.questions import load_questions
+from evals.datasets.questions import EvalExample
 from evals.metrics import retrieval_scores
 from graph_agent.lilac_graph import ask_lilac
 from state.lilac_state import LilacContext
@@ -19,31 +18,22 @@ from tools.search import dense_search
 pytestmark = pytest.mark.integration
 logger = logging.getLogger(__name__)
 
-SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "ottqa-sample"
 MARGIN = 0.05
 """LILaC's R@10 may trail dense single-shot by at most this much on the sample."""
 K = 10
-
-
-@pytest.fixture(scope="module")
-def sample_index(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """Build the sample with the default (packaged) embedder once for the module."""
-    index_dir = tmp_path_factory.mktemp("lilac-sample") / "index"
-    build(SAMPLE, index_dir, BuildOptions(show_progress=False))
-    return str(index_dir)
 
 
 def _pooled(rows: list[dict[str, float]]) -> dict[str, float]:
     return {key: round(statistics.fmean(r[key] for r in rows), 3) for key in rows[0]}
 
 
-def test_offline_lilac_matches_dense_recall_on_the_sample(sample_index, record_property):
-    examples = load_questions(SAMPLE / "questions.jsonl").examples
-    assert examples
-    index = open_index(sample_index)
-    context = LilacContext(index_dir=sample_index, top_k=K)
+def test_offline_lilac_matches_dense_recall_on_the_sample(
+    sample_index: Path, sample_examples: tuple[EvalExample, ...], record_property
+) -> None:
+    index = open_index(str(sample_index))
+    context = LilacContext(index_dir=str(sample_index), top_k=K)
     lilac_rows, dense_rows, latencies = [], [], []
-    for example in examples:
+    for example in sample_examples:
         result = ask_lilac(example.question, context)
         assert len(result.ranking) == K
         assert len({r["component_id"] for r in result.ranking}) == K

@@ -116,6 +116,22 @@ def rate_limit() -> openai.RateLimitError:
     )
 
 
+def cut_off(prompt_tokens: int = 300, completion_tokens: int = 512) -> Exception:
+    """Return what the OpenAI SDK raises when a structured reply hits the length limit."""
+    from openai.types import CompletionUsage
+    from openai.types.chat import ChatCompletion
+
+    usage = CompletionUsage(
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        total_tokens=prompt_tokens + completion_tokens,
+    )
+    completion = ChatCompletion.model_construct(
+        id="cut-off", choices=[], created=0, model="scripted", object="chat.completion", usage=usage
+    )
+    return openai.LengthFinishReasonError(completion=completion)
+
+
 def search(
     subtask: str,
     doc: str = "vector search",

@@ -8,6 +8,7 @@ from scripted_model import (
     INPUT_TOKENS,
     OUTPUT_TOKENS,
     ScriptedChatModel,
+    cut_off,
     plan,
     rate_limit,
     register,
@@ -101,6 +102,24 @@ def test_a_transient_error_is_retried_without_a_repair_prompt(error: Exception) 
 def test_running_out_of_tries_raises_llm_failure(script, problem: str) -> None:
     with pytest.raises(LLMFailure, match=f"after 3 attempts.*{problem}"):
         call(*script)
+
+
+def test_a_cut_off_reply_is_metered_and_asked_again_to_be_short() -> None:
+    parsed, model, meter = call(cut_off(300, 512), GOOD)
+    assert parsed.tasks == ["find the flag of Warsaw"] and len(model.calls) == 2
+    assert (meter.llm_calls, meter.input_tokens, meter.output_tokens) == (
+        2,
+        300 + INPUT_TOKENS,
+        512 + OUTPUT_TOKENS,
+    )
+    repair = model.calls[1][1]
+    assert len(repair) == 3 and isinstance(repair[2], HumanMessage)
+    assert "cut off" in repair[2].content and "short" in repair[2].content
+
+
+def test_cut_off_replies_until_the_last_try_raise_llm_failure() -> None:
+    with pytest.raises(LLMFailure, match="after 2 attempts.*cut off"):
+        call(cut_off(), cut_off(), retries=1)
 
 
 def test_logic_errors_are_not_retried() -> None:

@@ -1,0 +1,163 @@
+"""`langgraph dev` serves langgraph.json offline; the SDK runs FiF and LILaC on the sample.
+
+The server runs in a temporary folder, not the repository: `langgraph dev` keeps its
+in-memory state under `.langgraph_api/` in its working directory and reloads it at start.
+Its graph paths are relative to that directory, so the test serves a copy of langgraph.json
+whose paths point into the repository; graph ids, env and everything else are unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evals.datasets.questions import EvalExample
+
+pytestmark = pytest.mark.integration
+
+REPO = Path(__file__).resolve().parents[2]
+START_SECONDS = 120
+FIF_NODES = {"planner", "orchestrator", "traverser", "evaluator", "reranker"}
+
+
+@dataclass(frozen=True)
+class Served:
+    """A running `langgraph dev`: its URL and where its output goes."""
+
+    url: str
+    stderr: Path
+
+    def log(self, chars: int = 4000) -> str:
+        """Return the end of the server's stderr, for failure messages."""
+        return self.stderr.read_text(errors="replace")[-chars:]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def served_config(folder: Path) -> Path:
+    """Write langgraph.json with its relative paths made absolute (repository root)."""
+    config = json.loads((REPO / "langgraph.json").read_text(encoding="utf-8"))
+    config["graphs"] = {
+        name: str(REPO / spec) if spec.startswith(".") else spec
+        for name, spec in config["graphs"].items()
+    }
+    config["dependencies"] = [
+        str((REPO / dep).resolve()) if dep.startswith(".") else dep
+        for dep in config.get("dependencies", [])
+    ]
+    path = folder / "langgraph.json"
+    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return path
+
+
+def wait_until_ready(served: Served, server: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + START_SECONDS
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            pytest.fail(f"langgraph dev exited with {server.returncode}:\n{served.log()}")
+        try:
+            with urllib.request.urlopen(f"{served.url}/ok", timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.5)
+    pytest.fail(f"langgraph dev did not answer /ok within {START_SECONDS} s:\n{served.log()}")
+
+
+def stop(server: subprocess.Popen[bytes]) -> None:
+    """Terminate the server's process group, killing it if it does not stop in time."""
+    if server.poll() is not None:
+        return
+    os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def langgraph_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """Start `langgraph dev` on a free port with tracing, analytics and version checks off."""
+    executable = Path(sys.executable).parent / "langgraph"
+    assert executable.is_file(), f"no langgraph next to {sys.executable}: pip install 'fif[server]'"
+    folder = tmp_path_factory.mktemp("langgraph_dev")
+    port = free_port()
+    served = Served(f"http://127.0.0.1:{port}", folder / "server.err")
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("FIF_")},
+        "LANGSMITH_TRACING": "false",
+        "LANGCHAIN_TRACING_V2": "false",
+        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
+        "LANGGRAPH_NO_VERSION_CHECK": "1",
+    }
+    command = [
+        str(executable), "dev", "--no-browser", "--no-reload", "--host", "127.0.0.1",
+        "--port", str(port), "--config", str(served_config(folder)), "--n-jobs-per-worker", "2",
+    ]  # fmt: skip
+    with (folder / "server.out").open("wb") as out, served.stderr.open("wb") as err:
+        server = subprocess.Popen(
+            command, cwd=folder, env=env, stdout=out, stderr=err, start_new_session=True
+        )
+    try:
+        wait_until_ready(served, server)
+        yield served
+    finally:
+        stop(server)
+
+
+def run(served: Served, client: Any, thread_id: str | None, graph: str, **kwargs: Any) -> dict:
+    """Wait for a run; a failed run fails the test with the server's log."""
+    output = client.runs.wait(thread_id, graph, raise_error=False, **kwargs)
+    if not isinstance(output, dict) or "__error__" in output:
+        pytest.fail(f"the {graph} run failed: {output!r}; server log:\n{served.log()}")
+    return output
+
+
+def test_the_sdk_runs_fif_and_lilac_on_the_served_graphs(
+    langgraph_server: Served, sample_index: Path, sample_examples: tuple[EvalExample, ...]
+) -> None:
+    from langgraph_sdk import get_sync_client
+
+    client = get_sync_client(url=langgraph_server.url)
+    assistants = client.assistants.search()
+    assert {"fif", "lilac"} <= {a["graph_id"] for a in assistants}, assistants
+
+    question = sample_examples[0].question
+    context = {"index_dir": str(sample_index), "top_k": 10}
+    thread_id = client.threads.create()["thread_id"]
+    output = run(
+        langgraph_server, client, thread_id, "fif", input={"question": question}, context=context
+    )
+    ranking = output.get("ranking", [])
+    assert len({r["component_id"] for r in ranking}) == len(ranking) == 10, output
+    assert output["history"] and output["cost"]["llm_calls"] == 0
+
+    state = client.threads.get_state(thread_id)
+    assert state["next"] == [] and state["values"]["ranking"] == ranking
+    assert client.threads.get(thread_id)["status"] == "idle"
+    history = client.threads.get_history(thread_id, limit=100)
+    assert history[-1]["next"] == ["__start__"] and history[0]["next"] == []
+    assert FIF_NODES <= {node for snapshot in history for node in snapshot["next"]}
+
+    lilac = run(
+        langgraph_server, client, None, "lilac", input={"question": question}, context=context
+    )
+    assert len(lilac["ranking"]) == 10, lilac
