@@ -22,6 +22,7 @@ class RunResult:
     thread_id: str = ""
     latency_ms: float = 0.0
     subqueries: list[dict[str, Any]] = field(default_factory=list)
+    fallbacks: list[str] = field(default_factory=list)
 
 
 def ask(
@@ -52,4 +53,5 @@ def result_from_state(final: dict[str, Any], thread_id: str, latency_ms: float) 
         thread_id=thread_id,
         latency_ms=latency_ms,
         subqueries=list(final.get("subqueries", [])),
+        fallbacks=list(final.get("fallbacks", [])),
     )

@@ -39,7 +39,8 @@ def ranking(console: Console, graph: LayeredGraph, ranked: Sequence[tuple[str, f
     for rank, (node_id, score) in enumerate(ranked, start=1):
         view = graph.node(node_id)
         text = f"[bold]{escape(node_id)}[/bold]\n{escape(graph.title(view.doc_id))}: " + escape(
-            snippet(graph, node_id, SNIPPET_CHARS - len(graph.title(view.doc_id))))
+            snippet(graph, node_id, SNIPPET_CHARS - len(graph.title(view.doc_id)))
+        )
         table.add_row(str(rank), f"{score:.3f}", view.kind, text)  # corpus text is escaped
     console.print(table)
 
@@ -94,12 +95,25 @@ def trace(console: Console, steps: Sequence[dict[str, object]]) -> None:
 
 def cost(console: Console, tally: dict[str, float], latency_ms: float) -> None:
     """Print the cost summary: LLM calls, tokens, dollars and the time split."""
-    t = {key: tally.get(key, 0) for key in ("llm_calls", "input_tokens", "output_tokens", "usd",
-                                             "llm_ms", "vector_ms", "embedding_ms", "fallbacks")}
-    line = (f"cost: {int(t['llm_calls'])} LLM calls, {int(t['input_tokens'])} in / "
-            f"{int(t['output_tokens'])} out tokens, ${t['usd']:.4f}; time {latency_ms:.0f} ms "
-            f"(LLM {t['llm_ms']:.0f}, vector {t['vector_ms']:.0f}, "
-            f"embedding {t['embedding_ms']:.0f})")
+    t = {
+        key: tally.get(key, 0)
+        for key in (
+            "llm_calls",
+            "input_tokens",
+            "output_tokens",
+            "usd",
+            "llm_ms",
+            "vector_ms",
+            "embedding_ms",
+            "fallbacks",
+        )
+    }
+    line = (
+        f"cost: {int(t['llm_calls'])} LLM calls, {int(t['input_tokens'])} in / "
+        f"{int(t['output_tokens'])} out tokens, ${t['usd']:.4f}; time {latency_ms:.0f} ms "
+        f"(LLM {t['llm_ms']:.0f}, vector {t['vector_ms']:.0f}, "
+        f"embedding {t['embedding_ms']:.0f})"
+    )
     if t["fallbacks"]:
         line += f"; {int(t['fallbacks'])} offline fallbacks"
     console.print(line, highlight=False)

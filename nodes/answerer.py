@@ -13,7 +13,7 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 
 from nodes.prompts import ANSWERER_SYSTEM, ANSWERER_USER
-from nodes.reasoning import decide, numbered, with_images
+from nodes.reasoning import Decided, decide, fallbacks_of, numbered, with_images
 from nodes.schemas import Answer
 from nodes.traversal import best_per_parent
 from state.context import Context
@@ -30,6 +30,7 @@ class AnswererUpdate(TypedDict, total=False):
 
     answer: str | None
     cost: dict[str, float]
+    fallbacks: list[str]
 
 
 def answerer(state: FiFState, runtime: Runtime[Context]) -> AnswererUpdate:
@@ -38,8 +39,12 @@ def answerer(state: FiFState, runtime: Runtime[Context]) -> AnswererUpdate:
     index = open_index(context.index_dir, context.chroma_url)
     meter = CostMeter()
     ids = [r["component_id"] for r in state.get("ranking", [])][:ANSWER_COMPONENTS]
-    answer = answer_from_components(index, state["question"], ids, context, meter, state)
-    return {"answer": answer, "cost": meter.as_dict()}
+    decided = decide_answer(index, state["question"], ids, context, meter, state)
+    return {
+        "answer": _text(decided),
+        "cost": meter.as_dict(),
+        **fallbacks_of("answerer", decided),
+    }
 
 
 def answer_from_components(
@@ -53,6 +58,24 @@ def answer_from_components(
     """Answer from components with the context's chat model, or extract the best evidence."""
     if not component_ids:
         return None
+    return _text(decide_answer(index, question, component_ids, context, meter, state))
+
+
+def _text(decided: Decided) -> str | None:
+    return str(decided.value or "").strip() or None
+
+
+def decide_answer(
+    index: CorpusIndex,
+    question: str,
+    component_ids: Sequence[str],
+    context: Context,
+    meter: CostMeter,
+    state: FiFState | None = None,
+) -> Decided:
+    """Decide the answer (LLM or offline extract) and say who decided it."""
+    if not component_ids:
+        return Decided(None, "offline", "no components")
     ids = list(component_ids)
     user = ANSWERER_USER.format(question=question, candidates=numbered(index.graph, ids))
     decided = decide(
@@ -66,7 +89,7 @@ def answer_from_components(
         ),
         lambda: best_evidence(index, question, ids, meter),
     )
-    return str(decided.value).strip() or None
+    return decided
 
 
 def best_evidence(

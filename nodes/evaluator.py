@@ -7,7 +7,7 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 
 from nodes.judging import Verdict, judge_offline, judge_with_llm
-from nodes.reasoning import decide
+from nodes.reasoning import Decided, decide, fallbacks_of
 from state.context import Context
 from state.fif_state import FiFState, StepRecord, Subquery
 from tools.corpus_index import open_index
@@ -21,6 +21,7 @@ class EvaluatorUpdate(TypedDict, total=False):
     subqueries: list[Subquery]
     pending_step: StepRecord | None
     cost: dict[str, float]
+    fallbacks: list[str]
 
 
 def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
@@ -50,24 +51,32 @@ def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
         ),
     )
     verdict: Verdict = decided.value
+    record = judged_record(step, verdict, decided, meter)
+    return {
+        "history": [record],
+        "subqueries": verdict.updates,
+        "pending_step": None,
+        "cost": meter.as_dict(),
+        **fallbacks_of(f"evaluator (step {step['step']})", decided),
+    }
+
+
+def judged_record(
+    step: StepRecord, verdict: Verdict, decided: Decided, meter: CostMeter
+) -> StepRecord:
+    """Return the step with the evaluator's verdict, notes and the step's whole cost."""
     notes = list(step["notes"])
     if decided.decided_by != "llm":
         notes.append(
             f"evaluator: {decided.decided_by}" + (f" ({decided.note})" if decided.note else "")
         )
-    record: StepRecord = {
+    return {
         **step,
         "success": verdict.success,
         "answerable": verdict.answerable,
         "reason": verdict.reason,
         "notes": notes,
         "cost": _summed(step["cost"], meter.as_dict()),
-    }
-    return {
-        "history": [record],
-        "subqueries": verdict.updates,
-        "pending_step": None,
-        "cost": meter.as_dict(),
     }
 
 

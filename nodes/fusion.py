@@ -111,8 +111,9 @@ def path_penalties(
         vector = index.embed_query(question)
     penalties: dict[tuple[str, str], float] = {}
     for owner, pairs in reached.items():
-        linking = [n for n in [owner, *index.graph.children(owner)]
-                   if outgoing_links(index.graph, n)]
+        linking = [
+            n for n in [owner, *index.graph.children(owner)] if outgoing_links(index.graph, n)
+        ]
         sims = node_similarities(index, vector, linking, meter)
         lexical = lexical_scores(index, question, linking)
         score = {n: sims.get(n, -1.0) + LEXICAL_WEIGHT * lexical[n] for n in linking}
@@ -138,8 +139,9 @@ def chain_ranking(
     matrix = profiles(index, facets(question, subqueries), ids, meter)
     position = {node: i for i, node in enumerate(ids)}
     single = matrix.sum(axis=1)
-    units: list[tuple[float, tuple[str, ...]]] = [(float(single[i]), (node,))
-                                                  for i, node in enumerate(ids)]
+    units: list[tuple[float, tuple[str, ...]]] = [
+        (float(single[i]), (node,)) for i, node in enumerate(ids)
+    ]
     penalty = path_penalties(index, question, candidates, meter)
     pairs = chains(index, ids)
     rest = residual_fit(index, question, pairs, meter)
@@ -161,8 +163,12 @@ def chain_ranking(
             break
     own = {node: float(single[position[node]]) for node in ids}
     ranking: list[Ranked] = [
-        {"component_id": node, "doc_id": candidates[node]["doc_id"],
-         "type": candidates[node]["kind"], "score": round(score, 5)}
+        {
+            "component_id": node,
+            "doc_id": candidates[node]["doc_id"],
+            "type": candidates[node]["kind"],
+            "score": round(score, 5),
+        }
         for node, score in list(placed.items())[:k]
     ]
     return ranking, own

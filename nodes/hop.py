@@ -63,8 +63,10 @@ def lexical_scores(index: CorpusIndex, subquery: str, nodes: Sequence[str]) -> d
         for word in found:
             frequency[word] = frequency.get(word, 0) + 1
     total = max(1, len(nodes))
-    return {node: sum(math.log(1 + total / frequency[w]) for w in found)
-            for node, found in words.items()}
+    return {
+        node: sum(math.log(1 + total / frequency[w]) for w in found)
+        for node, found in words.items()
+    }
 
 
 def link_hop(

@@ -13,7 +13,7 @@ from langgraph.runtime import Runtime
 
 from nodes.policy import current_subqueries, enforce, rule_action, search, stop
 from nodes.prompts import ORCHESTRATOR_SYSTEM, ORCHESTRATOR_USER
-from nodes.reasoning import decide
+from nodes.reasoning import decide, fallbacks_of
 from nodes.schemas import Decision
 from state.context import Context
 from state.fif_state import Action, FiFState, Strategy, Subquery
@@ -34,6 +34,7 @@ class OrchestratorUpdate(TypedDict, total=False):
     decisions: list[Action]
     subqueries: list[Subquery]
     cost: dict[str, float]
+    fallbacks: list[str]
 
 
 def orchestrator(state: FiFState, runtime: Runtime[Context]) -> OrchestratorUpdate:
@@ -60,6 +61,7 @@ def orchestrator(state: FiFState, runtime: Runtime[Context]) -> OrchestratorUpda
         "next_action": action,
         "decisions": [action],
         "cost": meter.as_dict(),
+        **fallbacks_of("orchestrator", decided),
     }
     if rewrites and action["kind"] == "search":
         update["subqueries"] = rewrites

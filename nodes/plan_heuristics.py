@@ -21,8 +21,9 @@ from tools.layered_graph import LayeredGraph
 from tools.mentions import mentioned_docs, title_index
 
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
-_CUES = re.compile(r"\b(or|and|both|either|than|compare|same|which|who|whose|more|less)\b",
-                   re.IGNORECASE)
+_CUES = re.compile(
+    r"\b(or|and|both|either|than|compare|same|which|who|whose|more|less)\b", re.IGNORECASE
+)
 
 
 @lru_cache(maxsize=4)

@@ -10,11 +10,11 @@ from langgraph.runtime import Runtime
 from nodes.orchestrator import serialize_memory, serialize_subqueries
 from nodes.plan_heuristics import decompose, replan
 from nodes.prompts import PLANNER_SYSTEM, PLANNER_USER, REPLANNER_SYSTEM, REPLANNER_USER
-from nodes.reasoning import decide
+from nodes.reasoning import decide, fallbacks_of
 from nodes.schemas import Plan
 from state.context import Context
 from state.fif_state import FiFState, Subquery, SubqueryOrigin
-from tools.corpus_index import open_index
+from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 
 MAX_REPLAN_TASKS = 2
@@ -26,6 +26,7 @@ class PlannerUpdate(TypedDict, total=False):
     subqueries: list[Subquery]
     started_at: float
     cost: dict[str, float]
+    fallbacks: list[str]
 
 
 def planner(state: FiFState, runtime: Runtime[Context]) -> PlannerUpdate:
@@ -33,46 +34,58 @@ def planner(state: FiFState, runtime: Runtime[Context]) -> PlannerUpdate:
     context = runtime.context or Context()
     index = open_index(context.index_dir, context.chroma_url)
     meter = CostMeter()
-    existing = state.get("subqueries", [])
-    question = state["question"]
-    if not existing:
-        if context.no_planner:
-            tasks = [question]
-        else:
-            tasks = decide(
-                state,
-                context,
-                meter,
-                lambda caller: (
-                    caller.call(
-                        Plan, PLANNER_SYSTEM, PLANNER_USER.format(question=question), meter
-                    ).tasks
-                ),
-                lambda: decompose(index, question, context.max_subqueries),
-            ).value[: context.max_subqueries]
-        return {
-            "subqueries": _subqueries(tasks, 0, "initial"),
-            "started_at": time.time(),
-            "cost": meter.as_dict(),
-        }
+    if not state.get("subqueries"):
+        return _initial_plan(state, context, index, meter)
     if context.no_planner:
         return {"cost": meter.as_dict()}
-    history = state.get("history", [])
+    existing = state["subqueries"]
+    question = state["question"]
     user = REPLANNER_USER.format(
         question=question,
         subqueries=serialize_subqueries(existing),
         memory=serialize_memory(index, state) or "(empty)",
     )
-    tasks = decide(
+    decided = decide(
         state,
         context,
         meter,
         lambda caller: caller.call(Plan, REPLANNER_SYSTEM, user, meter).tasks,
-        lambda: replan(index, question, history),
-    ).value
+        lambda: replan(index, question, state.get("history", [])),
+    )
     known = {s["text"].strip().lower() for s in existing}
-    fresh = [t for t in tasks if t.strip().lower() not in known][:MAX_REPLAN_TASKS]
-    return {"subqueries": _subqueries(fresh, len(existing), "replan"), "cost": meter.as_dict()}
+    fresh = [t for t in decided.value if t.strip().lower() not in known][:MAX_REPLAN_TASKS]
+    return {
+        "subqueries": _subqueries(fresh, len(existing), "replan"),
+        "cost": meter.as_dict(),
+        **fallbacks_of("planner", decided),
+    }
+
+
+def _initial_plan(
+    state: FiFState, context: Context, index: CorpusIndex, meter: CostMeter
+) -> PlannerUpdate:
+    question = state["question"]
+    if context.no_planner:
+        return {
+            "subqueries": _subqueries([question], 0, "initial"),
+            "started_at": time.time(),
+            "cost": meter.as_dict(),
+        }
+    decided = decide(
+        state,
+        context,
+        meter,
+        lambda caller: (
+            caller.call(Plan, PLANNER_SYSTEM, PLANNER_USER.format(question=question), meter).tasks
+        ),
+        lambda: decompose(index, question, context.max_subqueries),
+    )
+    return {
+        "subqueries": _subqueries(decided.value[: context.max_subqueries], 0, "initial"),
+        "started_at": time.time(),
+        "cost": meter.as_dict(),
+        **fallbacks_of("planner", decided),
+    }
 
 
 def _subqueries(tasks: list[str], start: int, origin: SubqueryOrigin) -> list[Subquery]:

@@ -13,7 +13,7 @@ import mimetypes
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from state.context import Context
 from state.fif_state import FiFState
@@ -43,8 +43,9 @@ class Decided:
 def caller_for(context: Context) -> StructuredCaller:
     """Return a structured caller of the context's chat model (the model itself is cached)."""
     model, name = load_chat_model(context)
-    return StructuredCaller(model, name, context.llm_retries, context.llm_backoff_s,
-                            dict(context.price_table))
+    return StructuredCaller(
+        model, name, context.llm_retries, context.llm_backoff_s, dict(context.price_table)
+    )
 
 
 def llm_budget_left(state: FiFState, context: Context) -> bool:
@@ -70,6 +71,25 @@ def decide(
         logger.warning("falling back to the offline decision: %s", failure)
         meter.fallbacks += 1
         return Decided(offline_path(), "offline-fallback", str(failure))
+
+
+class Fallbacks(TypedDict, total=False):
+    """The state key every node may add: decisions taken by an offline twin instead."""
+
+    fallbacks: list[str]
+
+
+def fallbacks_of(node: str, *decisions: Decided) -> Fallbacks:
+    """Return the update recording decisions that fell back to their offline twin.
+
+    It is empty when nothing fell back, so a node's update keeps only what changed.
+    """
+    notes = [
+        f"{node}: offline fallback ({d.note})"
+        for d in decisions
+        if d.decided_by == "offline-fallback"
+    ]
+    return {"fallbacks": notes} if notes else {}
 
 
 def describe(graph: LayeredGraph, node_id: str, limit: int = CANDIDATE_CHARS) -> str:

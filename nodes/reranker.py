@@ -8,7 +8,7 @@ from langgraph.runtime import Runtime
 
 from nodes.fusion import chain_ranking
 from nodes.prompts import RERANKER_SYSTEM, RERANKER_USER
-from nodes.reasoning import decide, numbered, valid_indices, with_images
+from nodes.reasoning import decide, fallbacks_of, numbered, valid_indices, with_images
 from nodes.schemas import Reranking
 from state.context import Context
 from state.fif_state import Candidate, FiFState, Ranked
@@ -22,6 +22,7 @@ class RerankerUpdate(TypedDict, total=False):
 
     ranking: list[Ranked]
     cost: dict[str, float]
+    fallbacks: list[str]
 
 
 def reranker(state: FiFState, runtime: Runtime[Context]) -> RerankerUpdate:
@@ -33,8 +34,9 @@ def reranker(state: FiFState, runtime: Runtime[Context]) -> RerankerUpdate:
         return {"ranking": [], "cost": meter.as_dict()}
     index = open_index(context.index_dir, context.chroma_url)
     subqueries = [s["text"] for s in state.get("subqueries", [])]
-    offline, scores = chain_ranking(index, state["question"], subqueries, candidates,
-                                    context.top_k, meter)
+    offline, scores = chain_ranking(
+        index, state["question"], subqueries, candidates, context.top_k, meter
+    )
     decided = decide(
         state,
         context,
@@ -44,7 +46,11 @@ def reranker(state: FiFState, runtime: Runtime[Context]) -> RerankerUpdate:
         ),
         lambda: offline,
     )
-    return {"ranking": decided.value, "cost": meter.as_dict()}
+    return {
+        "ranking": decided.value,
+        "cost": meter.as_dict(),
+        **fallbacks_of("reranker", decided),
+    }
 
 
 def _llm_ranking(

@@ -141,8 +141,9 @@ def component_stage(
         rank = {c: scored[c][0] for c in scored}
     else:
         fit = component_scores(index, hop.residual, components, meter)
-        rank = {c: fit[c][0] + LINK_PRIOR * hop.prior.get(index.graph.node(c).doc_id, 0.0)
-                for c in fit}
+        rank = {
+            c: fit[c][0] + LINK_PRIOR * hop.prior.get(index.graph.node(c).doc_id, 0.0) for c in fit
+        }
     found = []
     for component in sorted(rank, key=lambda c: -rank[c]):
         view = index.graph.node(component)

@@ -6,11 +6,11 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.reasoning import Decided
+from nodes.reasoning import Decided, fallbacks_of
 from nodes.selection import make_selector
 from nodes.traversal import anchor_region, component_stage, document_stage
 from state.context import Context
-from state.fif_state import Candidate, FiFState, StepRecord
+from state.fif_state import Action, Candidate, FiFState, Found, StepRecord
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
 
@@ -21,6 +21,7 @@ class TraverserUpdate(TypedDict, total=False):
     pending_step: StepRecord
     candidates: dict[str, Candidate]
     cost: dict[str, float]
+    fallbacks: list[str]
 
 
 def traverser(state: FiFState, runtime: Runtime[Context]) -> TraverserUpdate:
@@ -38,26 +39,36 @@ def traverser(state: FiFState, runtime: Runtime[Context]) -> TraverserUpdate:
     notes: list[Decided] = []
     select = make_selector(index, state, context, subquery, strategy["granularity"], meter, notes)
     region = anchor_region(history, anchor)
-    documents, hop = document_stage(index, subquery, vector, strategy, region,
-                                    context.docs_per_hop, context.shortlist_k, select, meter)
-    components = component_stage(
-        index,
-        vector,
-        strategy,
-        documents,
-        hop,
-        context.components_per_hop,
-        context.shortlist_k,
-        select,
-        meter,
-    )
-    step_number = len(history)
-    step: StepRecord = {
-        "step": step_number,
+    keep_docs, keep_components = context.docs_per_hop, context.components_per_hop
+    documents, hop = document_stage(index, subquery, vector, strategy, region, keep_docs,
+                                    context.shortlist_k, select, meter)  # fmt: skip
+    components = component_stage(index, vector, strategy, documents, hop, keep_components,
+                                 context.shortlist_k, select, meter)  # fmt: skip
+    step = pending_record(len(history), action, documents, components, notes, meter)
+    candidates = {c["id"]: as_candidate(c, step["step"]) for c in components}
+    return {
+        "pending_step": step,
+        "candidates": candidates,
+        "cost": meter.as_dict(),
+        **fallbacks_of(f"traverser (step {step['step']})", *notes),
+    }
+
+
+def pending_record(
+    number: int,
+    action: Action,
+    documents: list[Found],
+    components: list[Found],
+    notes: list[Decided],
+    meter: CostMeter,
+) -> StepRecord:
+    """Return the step record of a traversal, awaiting the evaluator's verdict."""
+    return {
+        "step": number,
         "subquery_index": action["subquery_index"],
-        "subquery": subquery,
-        "strategy": strategy,
-        "anchor": anchor,
+        "subquery": action["subquery"],
+        "strategy": action["strategy"],
+        "anchor": action.get("anchor"),
         "documents": documents,
         "components": components,
         "success": False,
@@ -65,21 +76,21 @@ def traverser(state: FiFState, runtime: Runtime[Context]) -> TraverserUpdate:
         "reason": "",
         "decided_by": action["decided_by"],
         "notes": [
-            f"selection: {n.decided_by}" + (f" ({n.note})" if n.note else "")
+            f"selection: {n.decided_by} ({n.note})"
             for n in notes
             if n.decided_by == "offline-fallback"
         ],
         "cost": meter.as_dict(),
     }
-    candidates: dict[str, Candidate] = {
-        c["id"]: {
-            "component_id": c["id"],
-            "doc_id": c["doc_id"],
-            "kind": c["kind"],
-            "score": c["score"],
-            "step": step_number,
-            "via": c.get("via", ""),
-        }
-        for c in components
+
+
+def as_candidate(found: Found, step: int) -> Candidate:
+    """Return the memory record of a found component."""
+    return {
+        "component_id": found["id"],
+        "doc_id": found["doc_id"],
+        "kind": found["kind"],
+        "score": found["score"],
+        "step": step,
+        "via": found.get("via", ""),
     }
-    return {"pending_step": step, "candidates": candidates, "cost": meter.as_dict()}

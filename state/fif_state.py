@@ -147,6 +147,7 @@ class OutputState(TypedDict, total=False):
     history: list[StepRecord]
     subqueries: list[Subquery]
     cost: dict[str, float]
+    fallbacks: list[str]
 
 
 class FiFState(TypedDict, total=False):
@@ -172,5 +173,7 @@ class FiFState(TypedDict, total=False):
     """A short grounded answer (answerer, when asked for)."""
     cost: Annotated[dict[str, float], add_costs]
     """Accumulated cost tally; every node adds its own delta."""
+    fallbacks: Annotated[list[str], operator.add]
+    """Every LLM decision replaced by its offline twin: "node: reason" (any node)."""
     started_at: float
     """Wall-clock start of the run (planner), for the time budget."""

@@ -100,6 +100,7 @@ class StructuredCaller:
                 with meter.timed("llm"):
                     reply = self.model.invoke(messages, response_format=response_format)
             except transient_errors() as err:
+                meter.llm_calls += 1  # a failed attempt still counts against the call budget
                 problem = f"{type(err).__name__}: {err}"
                 logger.warning(
                     "LLM call failed (%s), attempt %d/%d", problem, attempt + 1, self.retries + 1

@@ -44,7 +44,8 @@ def test_an_offline_run_takes_the_fif_route_and_history_only_grows(mini_index: P
     assert route.count("traverser") == len(history) >= 2  # the first hop fails, FiF escalates
     assert [h["step"] for h in history] == list(range(len(history)))
     assert {h["decided_by"] for h in history} == {"offline"}
-    assert set(run.output) == {"ranking", "history", "subqueries", "cost"}
+    assert set(run.output) == {"ranking", "history", "subqueries", "cost", "fallbacks"}
+    assert run.output["fallbacks"] == []  # the offline backend has nothing to fall back from
     assert run.output["ranking"] and len(run.output["ranking"]) <= 10
     snapshots = [s.values.get("history", []) for s in run.snapshots()]
     for earlier, later in zip(snapshots, snapshots[1:], strict=False):
