@@ -18,6 +18,7 @@ import argparse
 import json
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -46,11 +47,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("bundle", type=Path)
     parser.add_argument("--out", type=Path, default=Path("runs/bench"))
+    parser.add_argument("--index", type=Path, help="where to build (emptied first); default: temp")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     figures: dict[str, object] = {}
     with tempfile.TemporaryDirectory(prefix="fif-bench-") as tmp:
-        index_dir = Path(tmp) / "index"
+        index_dir = args.index or Path(tmp) / "index"
+        shutil.rmtree(index_dir, ignore_errors=True)  # a cold build, not an incremental one
         started = time.perf_counter()
         manifest = build(args.bundle, index_dir, BuildOptions(show_progress=True))
         figures["build"] = build_figures(manifest, time.perf_counter() - started, index_dir)

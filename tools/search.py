@@ -121,7 +121,7 @@ def similarities(
 def dense_search(
     index: CorpusIndex,
     question: str,
-    granularity: Granularity = "component",
+    granularity: Granularity = "subcomponent",
     k: int = 10,
     meter: CostMeter | None = None,
 ) -> list[ScoredNode]:
