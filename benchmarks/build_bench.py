@@ -5,10 +5,10 @@ Usage: python benchmarks/build_bench.py ../shared/data/ottqa-dev200 [--out runs/
 Prints and writes (OUT/build_bench.json):
 - build time split into parse / split / summarize / graph / embed / index, texts embedded
   per second, the non-embedding share, peak RSS and index size on disk;
-- embedding throughput of a plain fp32 `SentenceTransformer.encode` against FiF's embedding
-  path (int8 dynamic quantisation + deduplication) on the same sample of texts;
-- dense R@10 / all-gold@10 / MRR@10 at subcomponent granularity with fp32 and with int8
-  vectors (exact search over the same texts), and through the built Chroma index;
+- embedding throughput of a plain fp32 `SentenceTransformer.encode` against FiF's default
+  embedder (int8 dynamic quantisation, 128-token inputs, deduplication) on the same texts;
+- dense R@10 / all-gold@10 / MRR@10 at subcomponent granularity with fp32 and with the
+  default embedder (exact search over the same texts), and through the built Chroma index;
 - `fif search` latency p50 / p95 over the bundle's questions after a warm-up.
 """
 
@@ -36,7 +36,7 @@ from evals.datasets.questions import load_questions
 from evals.metrics import retrieval_scores
 from state.corpus import IngestReport
 from tools.corpus_index import open_index
-from tools.embedders import load_embedder, resolve_model_path
+from tools.embedders import DEFAULT_TEXT_EMBEDDER, load_embedder, resolve_model_path
 from tools.search import dense_search
 
 SAMPLE_TEXTS = 3000
@@ -101,7 +101,7 @@ def throughput(texts: list[str]) -> dict[str, float]:
 
     sample = random.Random(7).sample(texts, min(SAMPLE_TEXTS, len(texts)))
     plain = SentenceTransformer(resolve_model_path("all-MiniLM-L6-v2"), device="cpu")
-    ours = load_embedder("st:all-MiniLM-L6-v2#int8")
+    ours = load_embedder(DEFAULT_TEXT_EMBEDDER)
     plain.encode(sample[:64])
     ours.embed(sample[:64])
     started = time.perf_counter()
@@ -125,7 +125,7 @@ def quality(
     owner = [item.metadata["component_id"] for item in items]
     texts = [item.content for item in items]
     result = {}
-    for spec in ("st:all-MiniLM-L6-v2#fp32", "st:all-MiniLM-L6-v2#int8"):
+    for spec in ("st:all-MiniLM-L6-v2#fp32", DEFAULT_TEXT_EMBEDDER):
         embedder = load_embedder(spec)
         matrix = embedder.embed(texts)
         queries = embedder.embed([q.question for q in questions])  # type: ignore[attr-defined]
@@ -134,7 +134,7 @@ def quality(
             for v, q in zip(queries, questions, strict=True)
         ]
         result[spec] = _mean(scores)
-    result["chroma_int8"] = _mean(
+    result["chroma_default"] = _mean(
         [
             retrieval_scores(
                 [r.node_id for r in dense_search(index, q.question, "subcomponent", 10)],  # type: ignore[arg-type,attr-defined]

