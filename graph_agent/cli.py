@@ -81,7 +81,9 @@ def build(
 def search(
     question: Annotated[str, typer.Argument(help="The question.")],
     index: IndexOpt,
-    granularity: Annotated[str, typer.Option(help="document|component|subcomponent")] = "subcomponent",
+    granularity: Annotated[
+        str, typer.Option(help="document|component|subcomponent")
+    ] = "subcomponent",
     k: Annotated[int, typer.Option("-k", min=1, max=200)] = 10,
     chroma_url: ChromaOpt = None,
     as_json: JsonOpt = False,
