@@ -237,8 +237,8 @@ OPENAI = {"backend": "openai"}
             "token budget (100) used",
         ),
         ({"cost": {"input_tokens": 60}}, Context(max_tokens=100, **OPENAI), None),
-        ({"started_at": time.time() - 100}, Context(max_seconds=50), "time budget (50s) used"),
-        ({"started_at": time.time()}, Context(max_seconds=50), None),
+        ({"started_at": -100.0}, Context(max_seconds=50), "time budget (50s) used"),
+        ({"started_at": 0.0}, Context(max_seconds=50), None),
     ],
     ids=[
         "fresh",
@@ -254,6 +254,8 @@ OPENAI = {"backend": "openai"}
     ],
 )
 def test_budget_exhausted(state, context, expected) -> None:
+    if "started_at" in state:  # an offset from now: parameters are built at collection time
+        state = {**state, "started_at": time.time() + state["started_at"]}
     reason = budget_exhausted(state, context)
     if expected is None:
         assert reason is None
