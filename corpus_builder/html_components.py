@@ -12,6 +12,17 @@ from bs4 import Tag
 from bs4.element import NavigableString, PageElement
 
 from corpus_builder.html_links import LinkIndex
+from corpus_builder.html_tables import has_content, row_cells_text, table_grid
+from corpus_builder.html_tags import (
+    CONTENT_TAGS,
+    HEADING_TAGS,
+    INLINE_TAGS,
+    LIST_TAGS,
+    PARAGRAPH_TAGS,
+    REMOVED_TAGS,
+    SPACED_TAGS,
+    element_text,
+)
 from corpus_builder.images import ImageGuard
 from state.corpus import Component, IngestReport, Table
 from state.ids import ComponentKind, component_id
@@ -22,103 +33,6 @@ CellContent = tuple[str, tuple[str, ...]]
 """A table cell's text and the doc ids it links to."""
 AnchorPair = tuple[str, str]
 """A hyperlink's anchor text and the doc id it resolves to."""
-
-REMOVED_TAGS = (
-    "script",
-    "style",
-    "nav",
-    "header",
-    "footer",
-    "aside",
-    "noscript",
-    "template",
-    "svg",
-    "canvas",
-    "iframe",
-    "object",
-    "embed",
-    "video",
-    "audio",
-    "select",
-    "button",
-    "input",
-    "textarea",
-)
-"""Page chrome and widgets: their text is navigation, code or controls, not content."""
-PARAGRAPH_TAGS = frozenset({"p", "blockquote", "pre", "address"})
-LIST_TAGS = frozenset({"ul", "ol", "dl"})
-HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-"""Headings are section titles, not content: dropped rather than made one-line paragraphs."""
-INLINE_TAGS = frozenset(
-    {
-        "a",
-        "abbr",
-        "b",
-        "bdi",
-        "bdo",
-        "big",
-        "cite",
-        "code",
-        "data",
-        "del",
-        "dfn",
-        "em",
-        "font",
-        "i",
-        "ins",
-        "kbd",
-        "label",
-        "mark",
-        "q",
-        "s",
-        "samp",
-        "small",
-        "span",
-        "strike",
-        "strong",
-        "sub",
-        "sup",
-        "time",
-        "tt",
-        "u",
-        "var",
-        "wbr",
-    }
-)
-CONTENT_TAGS = sorted(
-    PARAGRAPH_TAGS
-    | LIST_TAGS
-    | HEADING_TAGS
-    | {"article", "div", "figure", "img", "main", "section", "table"}
-)
-SPACED_TAGS = sorted(
-    PARAGRAPH_TAGS
-    | LIST_TAGS
-    | HEADING_TAGS
-    | {
-        "article",
-        "caption",
-        "dd",
-        "div",
-        "dt",
-        "figcaption",
-        "figure",
-        "li",
-        "main",
-        "section",
-        "table",
-        "td",
-        "th",
-        "tr",
-    }
-)
-"""Block elements whose text must not run into a neighbour's ("<td>a</td><td>b</td>")."""
-MAX_COLSPAN = 100
-
-
-def element_text(element: Tag) -> str:
-    """Return an element's text with whitespace collapsed to single spaces."""
-    return " ".join(element.get_text().split())
 
 
 @dataclass
@@ -267,10 +181,10 @@ class ComponentWalker:
         if str(table.get("role", "")).lower() in ("presentation", "none"):
             self._walk(table)
             return
-        header_cells, body = _table_grid(table)
-        body = [row for row in body if any(_has_content(cell) for cell in row)]
+        header_cells, body = table_grid(table)
+        body = [row for row in body if any(has_content(cell) for cell in row)]
         if not body:  # a one-row table is a line of text, not a table
-            self._paragraph(_row_text(header_cells), table.find_all("a", href=True))
+            self._paragraph(row_cells_text(header_cells), table.find_all("a", href=True))
             return
         cid = self._next_id("table")
         where = f"{self.path} ({cid})"
@@ -327,40 +241,8 @@ class ComponentWalker:
         self.components.append(component)
 
 
-def _table_grid(table: Tag) -> tuple[list[Tag], list[list[Tag]]]:
-    """Return the header row's cells and the other rows' cells, with colspans repeated."""
-    rows: list[tuple[Tag, list[Tag]]] = []
-    for tr in table.find_all("tr"):
-        if tr.find_parent("table") is not table:
-            continue
-        cells: list[Tag] = []
-        for cell in tr.find_all(["td", "th"], recursive=False):
-            cells.extend([cell] * _colspan(cell))
-        if cells:
-            rows.append((tr, cells))
-    if not rows:
-        return [], []
-    head = next((i for i, (tr, _) in enumerate(rows) if tr.parent and tr.parent.name == "thead"), 0)
-    return rows[head][1], [cells for i, (_, cells) in enumerate(rows) if i != head]
-
-
 def _distinct_targets(pairs: Sequence[AnchorPair]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(doc for _, doc in pairs))
-
-
-def _has_content(cell: Tag) -> bool:
-    return bool(element_text(cell)) or cell.find("a", href=True) is not None
-
-
-def _row_text(cells: list[Tag]) -> str:
-    """Return a row's cell texts joined by " | ", a colspan cell once."""
-    texts = [element_text(c) for i, c in enumerate(cells) if i == 0 or c is not cells[i - 1]]
-    return " | ".join(text for text in texts if text)
-
-
-def _colspan(cell: Tag) -> int:
-    value = str(cell.get("colspan") or "1").strip()
-    return min(max(int(value), 1), MAX_COLSPAN) if value.isdigit() else 1
 
 
 def _list_text(tag: Tag) -> str:

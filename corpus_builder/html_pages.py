@@ -11,8 +11,9 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup, Tag, UnicodeDammit, XMLParsedAsHTMLWarning
 
-from corpus_builder.html_components import ComponentWalker, element_text
+from corpus_builder.html_components import ComponentWalker
 from corpus_builder.html_links import PAGE_SUFFIXES, LinkIndex
+from corpus_builder.html_tags import element_text
 from corpus_builder.images import ImageGuard
 from state.corpus import Document, IngestReport
 from state.ids import check_id
