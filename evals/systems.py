@@ -1,9 +1,9 @@
 """The systems an evaluation compares, all behind one `retrieve(example)` interface.
 
 Every system (dense single-shot, FiF, its ablations, LILaC) is built by a factory from one
-`RunConfig`, so a comparison runs them on the same index with the same settings. Optional
-systems import their code lazily: a missing module fails at factory time with a ConfigError,
-before any question is asked.
+`RunConfig`, so a comparison runs them on the same index with the same settings. The graphs
+are imported inside their factories: importing LILaC's compiles its graph, which a dense-only
+run need not pay for.
 
 Conversational examples (MMCoQA turns with a non-empty `history`) are asked as the earlier turns'
 questions followed by the current one, one per line. No system here keeps dialogue state, and
@@ -13,15 +13,15 @@ the usual history-concatenation baseline of conversational retrieval.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Protocol
 
 from evals.datasets.questions import EvalExample
+from graph_agent.api import answer_from_components
 from state.context import Backend, Context
 from tools.cost import CostMeter
 from tools.errors import ConfigError
@@ -76,10 +76,6 @@ class System(Protocol):
 SystemFactory = Callable[[RunConfig], System]
 """Build a system from the run config."""
 
-Answerer = Callable[[Any, str, Sequence[str], Context, CostMeter], str | None]
-"""`nodes.answerer.answer_from_components(index, question, component_ids, context, meter)`."""
-
-
 def question_text(example: EvalExample) -> str:
     """Return what a system is asked: earlier turns' questions, then the current one."""
     return "\n".join([*example.history, example.question])
@@ -103,17 +99,6 @@ def make_context(config: RunConfig, **switches: Any) -> Context:
     )
 
 
-def load_answerer() -> Answerer | None:
-    """Return `nodes.answerer.answer_from_components` if it exists, else None."""
-    try:
-        module = importlib.import_module("nodes.answerer")
-    except ModuleNotFoundError as err:
-        if err.name not in ("nodes.answerer", "nodes"):
-            raise
-        return None
-    return getattr(module, "answer_from_components", None)
-
-
 class DenseSystem:
     """Dense single-shot: components scored by their best subcomponent, top k, one embedding."""
 
@@ -123,10 +108,7 @@ class DenseSystem:
         self.name = name
         self.config = config
         self.index = open_index(config.index_dir, config.chroma_url)
-        self.answerer = load_answerer()
         self.context = make_context(config, answer=True)
-        if self.answerer is None:
-            logger.info("nodes.answerer.answer_from_components not found: dense gives no answers")
 
     def retrieve(self, example: EvalExample, want_answer: bool) -> SystemOutput:
         """Rank components with one dense search at subcomponent granularity."""
@@ -138,8 +120,8 @@ class DenseSystem:
         found = dense_search(self.index, question, "subcomponent", self.config.top_k, meter)
         ranking = [node.node_id for node in found]
         answer = None
-        if want_answer and self.answerer is not None:
-            answer = self.answerer(self.index, question, ranking, self.context, meter)
+        if want_answer:
+            answer = answer_from_components(self.index, question, ranking, self.context, meter)
         latency = (time.perf_counter() - started) * 1000.0
         return SystemOutput(ranking, answer, full_cost(meter.as_dict()), latency)
 
@@ -175,27 +157,12 @@ def _fif(name: str, config: RunConfig) -> System:
     return GraphSystem(name, ask, context)
 
 
-def _lilac_context_type(module: Any) -> type[Context]:
-    found = getattr(module, "LilacContext", None)
-    if found is not None:
-        return found  # type: ignore[no-any-return]
+def _lilac(config: RunConfig) -> System:
+    from graph_agent.lilac_graph import ask_lilac
     from state.lilac_state import LilacContext
 
-    return LilacContext
-
-
-def _lilac(config: RunConfig) -> System:
-    try:
-        module = importlib.import_module("graph_agent.lilac_graph")
-    except ModuleNotFoundError as err:
-        if err.name != "graph_agent.lilac_graph":
-            raise
-        raise ConfigError(
-            "system 'lilac' is not available: graph_agent/lilac_graph.py is missing; "
-            "pull the LILaC graph or leave 'lilac' out of --system/--compare"
-        ) from err
-    context = _lilac_context_type(module)(**make_context(config).model_dump())
-    return GraphSystem("lilac", module.ask_lilac, context)
+    context = LilacContext(**make_context(config).model_dump())
+    return GraphSystem("lilac", ask_lilac, context)
 
 
 SYSTEMS: dict[str, SystemFactory] = {
@@ -211,7 +178,7 @@ def make_system(name: str, config: RunConfig) -> System:
     """Build the named system for a run.
 
     Raises:
-        ConfigError: If the name is unknown or the system's code is missing.
+        ConfigError: If the name is unknown.
     """
     factory = SYSTEMS.get(name)
     if factory is None:

@@ -1,14 +1,19 @@
-"""The Python entry points shared by the CLI, the eval runner and notebooks: ask, and its result."""
+"""Python entry points shared by the CLI, the eval runner and notebooks: ask, answer, results."""
 
 from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from state.context import Context
 from state.fif_state import Ranked
+
+if TYPE_CHECKING:
+    from tools.corpus_index import CorpusIndex
+    from tools.cost import CostMeter
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,23 @@ def ask(
     started = time.perf_counter()
     final = graph.invoke({"question": question}, config=config, context=context)
     return result_from_state(final, thread_id, (time.perf_counter() - started) * 1000.0)
+
+
+def answer_from_components(
+    index: CorpusIndex,
+    question: str,
+    component_ids: Sequence[str],
+    context: Context,
+    meter: CostMeter,
+) -> str | None:
+    """Answer a question from given components, as FiF's answerer node does.
+
+    Systems that rank without the FiF graph (the dense baseline) answer through this; the
+    answerer's module is imported on first use, so importing the API stays cheap.
+    """
+    from nodes.answerer import answer_from_components as answer
+
+    return answer(index, question, component_ids, context, meter)
 
 
 def result_from_state(final: dict[str, Any], thread_id: str, latency_ms: float) -> RunResult:

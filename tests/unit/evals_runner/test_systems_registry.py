@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-import types
 from pathlib import Path
 
 import pytest
 from eval_helpers import Corpus
 
+import evals.systems
 import graph_agent.api
 from evals.datasets.questions import EvalExample
 from evals.systems import (
     ABLATIONS,
     COST_KEYS,
-    SYSTEMS,
+    GraphSystem,
     RunConfig,
     make_system,
     question_text,
 )
 from graph_agent.api import RunResult
+from state.lilac_state import LilacContext
 from tools.errors import ConfigError
 
 EXAMPLE = EvalExample("q1", "Which museum houses the Mona Lisa?", ("the Louvre",), ("louvre::p1",))
@@ -33,17 +32,16 @@ def test_conversational_turns_are_asked_with_earlier_questions_first() -> None:
     assert question_text(TURN) == "Who painted the Mona Lisa?\nWhere was he born?"
 
 
-def test_dense_ranks_components_with_a_full_cost(corpus: Corpus, monkeypatch) -> None:
-    monkeypatch.setitem(sys.modules, "nodes.answerer", None)  # no answerer available
+def test_dense_ranks_components_with_a_full_cost(corpus: Corpus) -> None:
     system = make_system("dense", RunConfig(str(corpus.index)))
-    output = system.retrieve(EXAMPLE, want_answer=True)
+    output = system.retrieve(EXAMPLE, want_answer=False)
     assert len(output.ranking) == 10 and all("::p" in cid for cid in output.ranking)
     assert output.answer is None
     assert set(output.cost) == set(COST_KEYS) and output.cost["embedding_ms"] > 0
     assert output.latency_ms > 0
 
 
-def test_dense_uses_the_answerer_when_it_exists(corpus: Corpus, monkeypatch) -> None:
+def test_dense_asks_the_answerer_with_its_ranking(corpus: Corpus, monkeypatch) -> None:
     seen = {}
 
     def answer_from_components(index, question, component_ids, context, meter):
@@ -51,9 +49,7 @@ def test_dense_uses_the_answerer_when_it_exists(corpus: Corpus, monkeypatch) -> 
         meter.add_llm_usage("gpt-5-mini", 1000, 250)
         return "the Louvre"
 
-    module = types.ModuleType("nodes.answerer")
-    module.answer_from_components = answer_from_components
-    monkeypatch.setitem(sys.modules, "nodes.answerer", module)
+    monkeypatch.setattr(evals.systems, "answer_from_components", answer_from_components)
     system = make_system("dense", RunConfig(str(corpus.index)))
     output = system.retrieve(TURN, want_answer=True)
     assert output.answer == "the Louvre"
@@ -88,14 +84,13 @@ def test_fif_and_ablations_set_their_context(name: str, monkeypatch, tmp_path: P
     assert contexts[1].answer is False
 
 
-def test_lilac_is_lazy(monkeypatch, tmp_path: Path) -> None:
-    assert "lilac" in SYSTEMS
-    if importlib.util.find_spec("graph_agent.lilac_graph") is None:
-        with pytest.raises(ConfigError, match="lilac_graph.py is missing"):
-            make_system("lilac", RunConfig(str(tmp_path)))
-        return
-    system = make_system("lilac", RunConfig(str(tmp_path)))
-    assert type(system.context).__name__ == "LilacContext"
+def test_lilac_runs_with_its_own_context(tmp_path: Path) -> None:
+    config = RunConfig(str(tmp_path), "http://chroma:8000", "openai", top_k=7)
+    system = make_system("lilac", config)
+    assert isinstance(system, GraphSystem) and isinstance(system.context, LilacContext)
+    context = system.context
+    assert (context.index_dir, context.chroma_url, context.backend, context.top_k) == (
+        str(tmp_path), "http://chroma:8000", "openai", 7)
 
 
 def test_unknown_system_names_every_known_one(tmp_path: Path) -> None:
@@ -106,8 +101,6 @@ def test_unknown_system_names_every_known_one(tmp_path: Path) -> None:
 
 
 def test_dense_with_the_real_offline_answerer(corpus: Corpus) -> None:
-    if importlib.util.find_spec("nodes.answerer") is None:
-        pytest.skip("nodes/answerer.py is not there yet")
     system = make_system("dense", RunConfig(str(corpus.index)))
     output = system.retrieve(EXAMPLE, want_answer=True)
     assert isinstance(output.answer, str) and output.answer
