@@ -18,6 +18,19 @@ MAX_IMAGE_PIXELS = 40_000_000
 """Well above a 6000x6000 photo; Pillow's own bomb threshold is about 89 Mpx."""
 
 
+def byte_size(count: int) -> str:
+    """Write a byte count in the largest binary unit that keeps it at least 1 ("1.5 KiB")."""
+    value, unit = float(count), "bytes"
+    for bigger in ("KiB", "MiB", "GiB"):
+        if round(value, 1) < 1024:
+            break
+        value, unit = value / 1024, bigger
+    if unit == "bytes":
+        return f"{count} bytes"
+    shown = round(value, 1)
+    return f"{shown:.0f} {unit}" if shown.is_integer() else f"{shown:.1f} {unit}"
+
+
 @dataclass(frozen=True)
 class ImageGuard:
     """Validate image paths of one corpus against its root folder."""
@@ -46,10 +59,8 @@ class ImageGuard:
             return "file not found", None
         size = path.stat().st_size
         if size > self.max_bytes:
-            return (
-                f"file is {size / 1e6:.1f} MB, over the {self.max_bytes / 1e6:.0f} MB limit",
-                None,
-            )
+            limit = byte_size(self.max_bytes)
+            return f"file is {byte_size(size)}, over the {limit} limit", None
         return None, path
 
     def _inspect(self, path: Path) -> str | None:

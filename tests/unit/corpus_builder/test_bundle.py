@@ -190,7 +190,7 @@ def image_bundle(
         ("images/../../outside.png", {}, "path escapes the corpus folder"),
         ("images/bomb.png", {}, "decompression bomb"),
         ("images/big.png", {"max_pixels": 10_000}, "200x200 pixels exceeds 10,000"),
-        ("images/big.png", {"max_bytes": 100}, "over the 0 MB limit"),
+        ("images/big.png", {"max_bytes": 100}, "over the 100 bytes limit"),
     ],
 )
 def test_unusable_images_keep_their_caption_or_are_skipped(

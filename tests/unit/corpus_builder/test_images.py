@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus_builder.images import ImageGuard
+from corpus_builder.images import ImageGuard, byte_size
 from state.corpus import IngestReport
 
 
@@ -47,3 +47,26 @@ def test_unusable_paths_are_reported(corpus: Path, relative: str, problem: str) 
 def test_an_absolute_path_outside_the_corpus_is_refused(corpus: Path) -> None:
     outside = str(corpus.parent / "elsewhere.png")
     assert check(corpus, outside)[0] is None
+
+
+@pytest.mark.parametrize(
+    ("count", "text"),
+    [
+        (0, "0 bytes"),
+        (100, "100 bytes"),
+        (1024, "1 KiB"),
+        (1536, "1.5 KiB"),
+        (1024 * 1024 - 1, "1 MiB"),
+        (40 * 1024 * 1024, "40 MiB"),
+        (3 * 1024**3, "3 GiB"),
+    ],
+)
+def test_byte_sizes_read_in_a_sensible_unit(count: int, text: str) -> None:
+    assert byte_size(count) == text
+
+
+def test_a_small_size_limit_names_its_bytes(corpus: Path) -> None:
+    report = IngestReport()
+    assert ImageGuard(corpus, max_bytes=10).check("images/flag.png", "x", report) is None
+    assert report.skipped[0].problem.endswith("over the 10 bytes limit")
+    assert "0 MB" not in report.skipped[0].problem
