@@ -198,7 +198,8 @@ def _index(
 
 
 def _meta(doc_id: str, component_id: str, kind: str) -> dict[str, str]:
-    return {"doc_id": doc_id, "component_id": component_id, "kind": kind}
+    """Return a vector's metadata under the index's keys (tools.index.METADATA_KEYS)."""
+    return {"doc_id": doc_id, "component_id": component_id, "type": kind}
 
 
 def embed_items(

@@ -54,6 +54,16 @@ def content_hash(model_id: str, content: str) -> str:
     return hashlib.sha1(f"{model_id}\x00{content}".encode()).hexdigest()
 
 
+def metadata_update(wanted: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
+    """Return the metadata to write over `stored` so that the vector ends up with `wanted`.
+
+    Chroma merges metadata on upsert and update, so keys no longer wanted (such as the
+    `kind` key of indices built before it became `type`) are removed by setting them to None.
+    """
+    gone = {key: None for key in stored if key not in wanted and key != "hash"}
+    return {**wanted, **gone}
+
+
 class IncrementalIndexer:
     """Bring each layer collection in line with the current corpus, embedding only what changed."""
 
@@ -75,23 +85,36 @@ class IncrementalIndexer:
         embed = embed or embedder.embed
         started = time.perf_counter()
         self.layers.collection(layer, embedder.model_id, embedder.dim)
-        stored = self.layers.stored_hashes(layer)
-        for node_id, digest in stored.items():
-            self._known.setdefault(digest, (layer, node_id))
+        stored = self.layers.stored_metadata(layer)
+        for node_id, meta in stored.items():
+            self._known.setdefault(str(meta.get("hash", "")), (layer, node_id))
         wanted = {item.node_id for item in items}
         stale = [node_id for node_id in stored if node_id not in wanted]
         if stale:
             self.layers.delete(layer, stale)
+        todo, relabel = [], []
+        for item in items:
+            meta = stored.get(item.node_id)
+            if meta is None or meta.get("hash") != content_hash(embedder.model_id, item.content):
+                todo.append(item)
+            elif {key: value for key, value in meta.items() if key != "hash"} != item.metadata:
+                relabel.append(item)
+        if relabel:
+            self._relabel(layer, relabel, stored)
         self.stats.index_seconds += time.perf_counter() - started
-        todo = [
-            item
-            for item in items
-            if stored.get(item.node_id) != content_hash(embedder.model_id, item.content)
-        ]
         self.stats.add(f"{layer}_unchanged", len(items) - len(todo))
         self.stats.add(f"{layer}_deleted", len(stale))
         if todo:
-            self._write(layer, todo, embedder.model_id, embed)
+            self._write(layer, todo, embedder.model_id, embed, stored)
+
+    def _relabel(
+        self, layer: IndexLayer, items: Sequence[EmbedItem], stored: dict[str, dict[str, Any]]
+    ) -> None:
+        """Bring the metadata of unchanged vectors up to date (e.g. renamed keys), no embedding."""
+        metadatas = [metadata_update(item.metadata, stored[item.node_id]) for item in items]
+        self.layers.update_metadata(layer, [item.node_id for item in items], metadatas)
+        self.stats.add(f"{layer}_relabelled", len(items))
+        logger.info("%s: updated the metadata of %d unchanged vectors", layer, len(items))
 
     def _write(
         self,
@@ -99,6 +122,7 @@ class IncrementalIndexer:
         todo: Sequence[EmbedItem],
         model_id: str,
         embed: Callable[[Sequence[str]], np.ndarray],
+        stored: dict[str, dict[str, Any]],
     ) -> None:
         hashes = [content_hash(model_id, item.content) for item in todo]
         unique: dict[str, str] = {}
@@ -121,7 +145,7 @@ class IncrementalIndexer:
                 for item, digest in zip(todo, hashes, strict=True)
                 if digest in chunk_set
             ]
-            self._upsert(layer, picked, vectors)
+            self._upsert(layer, picked, vectors, stored)
             bar.update(len(chunk))
         bar.close()
 
@@ -153,12 +177,19 @@ class IncrementalIndexer:
         return vectors
 
     def _upsert(
-        self, layer: IndexLayer, picked: list[tuple[EmbedItem, str]], vectors: dict[str, np.ndarray]
+        self,
+        layer: IndexLayer,
+        picked: list[tuple[EmbedItem, str]],
+        vectors: dict[str, np.ndarray],
+        stored: dict[str, dict[str, Any]],
     ) -> None:
         started = time.perf_counter()
         ids = [item.node_id for item, _ in picked]
         matrix = np.stack([vectors[digest] for _, digest in picked])
-        metadatas = [{**item.metadata, "hash": digest} for item, digest in picked]
+        metadatas = [
+            metadata_update({**item.metadata, "hash": digest}, stored.get(item.node_id, {}))
+            for item, digest in picked
+        ]
         self.layers.upsert(layer, ids, matrix, metadatas)
         for item, digest in picked:
             self._known.setdefault(digest, (layer, item.node_id))

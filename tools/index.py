@@ -24,11 +24,18 @@ IndexLayer = Literal["document", "component", "subcomponent", "image"]
 INDEX_LAYERS: tuple[IndexLayer, ...] = ("document", "component", "subcomponent", "image")
 WRITE_BATCH = 2000
 GET_BATCH = 10000
+METADATA_KEYS = ("doc_id", "component_id", "type")
+"""What every stored vector carries besides its content hash; `type` is the node's kind
+(document, paragraph, table, image, sentence, row, region)."""
 
 
 @dataclass(frozen=True)
 class Hit:
-    """One vector match: the node, its document and component, and cosine similarity."""
+    """One vector match: the node, its document and component, and cosine similarity.
+
+    `doc_id`, `component_id` and `kind` come from the vector's metadata keys `doc_id`,
+    `component_id` and `type` (see METADATA_KEYS).
+    """
 
     node_id: str
     doc_id: str
@@ -112,16 +119,23 @@ class ChromaLayers:
         if self.name(layer) in {c.name for c in self.client.list_collections()}:
             self.client.delete_collection(self.name(layer))
 
-    def stored_hashes(self, layer: IndexLayer) -> dict[str, str]:
-        """Return {node id: content hash} of everything already stored in a layer."""
+    def stored_metadata(self, layer: IndexLayer) -> dict[str, dict[str, Any]]:
+        """Return {node id: metadata} of everything already stored in a layer."""
         collection = self._collections[layer]
-        result: dict[str, str] = {}
+        result: dict[str, dict[str, Any]] = {}
         total = collection.count()
         for offset in range(0, total, GET_BATCH):
             page = collection.get(include=["metadatas"], limit=GET_BATCH, offset=offset)
             for node_id, meta in zip(page["ids"], page["metadatas"], strict=True):
-                result[node_id] = str((meta or {}).get("hash", ""))
+                result[node_id] = dict(meta or {})
         return result
+
+    def stored_hashes(self, layer: IndexLayer) -> dict[str, str]:
+        """Return {node id: content hash} of everything already stored in a layer."""
+        return {
+            node_id: str(meta.get("hash", ""))
+            for node_id, meta in self.stored_metadata(layer).items()
+        }
 
     def upsert(
         self,
@@ -130,7 +144,10 @@ class ChromaLayers:
         vectors: np.ndarray,
         metadatas: Sequence[dict[str, Any]],
     ) -> None:
-        """Insert or replace vectors by id (idempotent, so a resumed build adds no duplicates)."""
+        """Insert or replace vectors by id (idempotent, so a resumed build adds no duplicates).
+
+        Chroma merges the metadata of an existing id; set a key to None to remove it.
+        """
         collection = self._collections[layer]
         for start in range(0, len(ids), WRITE_BATCH):
             stop = start + WRITE_BATCH
@@ -139,6 +156,15 @@ class ChromaLayers:
                 embeddings=vectors[start:stop],
                 metadatas=list(metadatas[start:stop]),
             )
+
+    def update_metadata(
+        self, layer: IndexLayer, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]
+    ) -> None:
+        """Change the metadata of stored vectors (a key set to None is removed)."""
+        collection = self._collections[layer]
+        for start in range(0, len(ids), WRITE_BATCH):
+            stop = start + WRITE_BATCH
+            collection.update(ids=list(ids[start:stop]), metadatas=list(metadatas[start:stop]))
 
     def delete(self, layer: IndexLayer, ids: Sequence[str]) -> None:
         """Remove vectors by id."""
@@ -175,7 +201,7 @@ class ChromaLayers:
                     node_id,
                     str(meta.get("doc_id", "")),
                     str(meta.get("component_id", "")),
-                    str(meta.get("kind", "")),
+                    str(meta.get("type", "")),
                     1.0 - float(distance),
                 )
             )

@@ -122,3 +122,37 @@ def test_content_hash_depends_on_model_and_content() -> None:
     assert content_hash("hash:16", "x") == content_hash("hash:16", "x")
     assert content_hash("hash:16", "x") != content_hash("hash:32", "x")
     assert content_hash("hash:16", "x") != content_hash("hash:16", "y")
+
+
+def test_an_index_with_old_metadata_keys_is_relabelled_without_embedding(
+    layers: ChromaLayers,
+) -> None:
+    old = [EmbedItem(n, t, {"doc_id": n[0], "kind": "paragraph"}) for n, t in CORPUS.items()]
+    IncrementalIndexer(layers, EmbedStats(), show_progress=False).sync(
+        "component", old, CountingEmbedder()
+    )
+    new = [EmbedItem(n, t, {"doc_id": n[0], "type": "paragraph"}) for n, t in CORPUS.items()]
+    stats, embedder = EmbedStats(), CountingEmbedder()
+    IncrementalIndexer(layers, stats, show_progress=False).sync("component", new, embedder)
+    assert embedder.batches == [] and stats.counts["component_relabelled"] == 4
+    stored = layers.stored_metadata("component")
+    assert stored["a_p0"] == {
+        "doc_id": "a",
+        "type": "paragraph",
+        "hash": content_hash("hash:16", CORPUS["a_p0"]),
+    }
+    again = EmbedStats()
+    IncrementalIndexer(layers, again, show_progress=False).sync("component", new, embedder)
+    assert "component_relabelled" not in again.counts and embedder.batches == []
+
+
+def test_a_rewritten_vector_loses_metadata_keys_no_longer_wanted(layers: ChromaLayers) -> None:
+    stale = [EmbedItem("a_p0", "Old text.", {"doc_id": "a", "kind": "paragraph"})]
+    IncrementalIndexer(layers, EmbedStats(), show_progress=False).sync(
+        "component", stale, CountingEmbedder()
+    )
+    fresh = [EmbedItem("a_p0", "New text.", {"doc_id": "a", "type": "paragraph"})]
+    IncrementalIndexer(layers, EmbedStats(), show_progress=False).sync(
+        "component", fresh, CountingEmbedder()
+    )
+    assert set(layers.stored_metadata("component")["a_p0"]) == {"doc_id", "type", "hash"}

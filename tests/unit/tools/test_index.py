@@ -40,9 +40,9 @@ def layers(tmp_path: Path) -> ChromaLayers:
         ["a::p0", "a::p1", "b::p0"],
         np.stack([unit(1, 0, 0), unit(1, 1, 0), unit(0, 0, 1)]),
         [
-            {"doc_id": "a", "component_id": "a::p0", "kind": "paragraph", "hash": "h0"},
-            {"doc_id": "a", "component_id": "a::p1", "kind": "table", "hash": "h1"},
-            {"doc_id": "b", "component_id": "b::p0", "kind": "image", "hash": "h2"},
+            {"doc_id": "a", "component_id": "a::p0", "type": "paragraph", "hash": "h0"},
+            {"doc_id": "a", "component_id": "a::p1", "type": "table", "hash": "h1"},
+            {"doc_id": "b", "component_id": "b::p0", "type": "image", "hash": "h2"},
         ],
     )
     return layers
