@@ -126,43 +126,71 @@ def finish(
     Raises:
         DatasetFormatError: If no question survives; the message gives the problem counts.
     """
+    _drop_empty_documents(draft)
+    links, dropped = _restrict_links(draft)
+    kept = _usable_questions(questions, draft, problems, dataset, split)
+    images.log_summary()
+    stats = {
+        **_stats(draft, kept, links, dropped, dataset, split),
+        **images.stats(),
+        **(extra_stats or {}),
+        "problems_by_kind": dict(sorted(problems.counts.items())),
+    }
+    _write(out_dir, draft, kept, stats)
+    return _report(out_dir, stats, problems)
+
+
+def _report(out_dir: Path, stats: dict[str, Any], problems: ProblemLog) -> ConversionReport:
+    """Log what was written and return the report of a written bundle."""
+    logger.info(
+        "%s %s: wrote %d documents, %d components and %d questions to %s",
+        stats["dataset"],
+        stats["split"],
+        stats["documents"],
+        stats["components"],
+        stats["questions"],
+        out_dir,
+    )
+    return ConversionReport(
+        dataset=stats["dataset"],
+        split=stats["split"],
+        out_dir=out_dir,
+        documents=stats["documents"],
+        components=stats["components"],
+        questions=stats["questions"],
+        problems_by_kind=dict(problems.counts),
+        problems=tuple(problems.messages),
+        stats=stats,
+    )
+
+
+def _drop_empty_documents(draft: CorpusDraft) -> None:
+    """Remove documents left without components (all their items were skipped)."""
     for doc_id in [d for d, doc in draft.documents.items() if not doc["components"]]:
         del draft.documents[doc_id]
-    links, dropped = _restrict_links(draft)
+
+
+def _usable_questions(
+    questions: Iterable[dict[str, Any]],
+    draft: CorpusDraft,
+    problems: ProblemLog,
+    dataset: str,
+    split: str,
+) -> list[dict[str, Any]]:
+    """Return the questions whose gold exists and that validate; log the problem summary.
+
+    Raises:
+        DatasetFormatError: If none is usable; the message gives the problem counts.
+    """
     kept = [q for q in (_checked(q, draft, problems) for q in questions) if q is not None]
     problems.log_summary(dataset)
-    images.log_summary()
     if not kept:
         counts = dict(problems.counts) or "none"
         raise DatasetFormatError(
             f"{dataset} {split}: no usable question was converted (problems: "
             f"{counts}); check the raw files and the split"
         )
-    stats = _stats(draft, kept, links, dropped, dataset, split)
-    stats.update(images.stats())
-    stats.update(extra_stats or {})
-    stats["problems_by_kind"] = dict(sorted(problems.counts.items()))
-    _write(out_dir, draft, kept, stats)
-    logger.info(
-        "%s %s: wrote %d documents, %d components and %d questions to %s",
-        dataset,
-        split,
-        stats["documents"],
-        stats["components"],
-        len(kept),
-        out_dir,
-    )
-    return ConversionReport(
-        dataset,
-        split,
-        out_dir,
-        stats["documents"],
-        stats["components"],
-        len(kept),
-        dict(problems.counts),
-        tuple(problems.messages),
-        stats,
-    )
+    return kept
 
 
 def _restrict_links(draft: CorpusDraft) -> tuple[int, int]:

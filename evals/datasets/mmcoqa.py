@@ -51,21 +51,10 @@ def convert(
         ConfigError: If the split is unknown or limit < 1.
         DatasetFormatError: If a raw file is missing or unreadable, or no question converts.
     """
-    if split not in SPLITS:
-        raise ConfigError(f"MMCoQA split {split!r} is unknown; use one of {', '.join(SPLITS)}")
-    if limit is not None and limit < 1:
-        raise ConfigError(f"limit must be at least 1 or None, got {limit}")
+    _check_args(split, limit)
     problems = ProblemLog()
-    names = [f"MMCoQA_{split}.txt", f"MMCoQA_{split}.text", f"MMCoQA_{split}.jsonl"]
-    question_file = find_raw_file(raw_dir, names, f"MMCoQA {split} questions")
-    qrels = _load_qrels(raw_dir)
-    turns = _read_turns(question_file, limit, qrels, problems)
-    collections = Collections.locate(raw_dir)
-    wanted = {item for _, _, evidence in turns for _, item in evidence}
-    pages = None if limit is None else select_pages(collections, wanted)
-    draft = CorpusDraft()
-    images = ImageCopier(out_dir, images_dir, problems)
-    load_pages(collections, draft, pages, images, problems)
+    question_file, qrels, turns = _read_split(raw_dir, split, limit, problems)
+    draft, images = _load_corpus(raw_dir, turns, limit, out_dir, images_dir, problems)
     questions = _questions(turns, draft, problems)
     extra = {
         "source": {
@@ -87,6 +76,49 @@ def convert(
     )
 
 
+def _check_args(split: str, limit: int | None) -> None:
+    if split not in SPLITS:
+        raise ConfigError(f"MMCoQA split {split!r} is unknown; use one of {', '.join(SPLITS)}")
+    if limit is not None and limit < 1:
+        raise ConfigError(f"limit must be at least 1 or None, got {limit}")
+
+
+Evidence = list[tuple[str | None, str]]
+"""(component kind if known, MMQA item id) pairs of one turn."""
+
+
+Turn = tuple[str, dict[str, Any], Evidence]
+"""(file:line, raw turn record, its evidence) of one usable turn."""
+
+
+def _read_split(
+    raw_dir: Path, split: str, limit: int | None, problems: ProblemLog
+) -> tuple[Path, dict[str, Any] | None, list[Turn]]:
+    """Return the split's question file, the qrels (None if absent) and its usable turns."""
+    names = [f"MMCoQA_{split}.txt", f"MMCoQA_{split}.text", f"MMCoQA_{split}.jsonl"]
+    question_file = find_raw_file(raw_dir, names, f"MMCoQA {split} questions")
+    qrels = _load_qrels(raw_dir)
+    return question_file, qrels, _read_turns(question_file, limit, qrels, problems)
+
+
+def _load_corpus(
+    raw_dir: Path,
+    turns: list[Turn],
+    limit: int | None,
+    out_dir: Path,
+    images_dir: Path | None,
+    problems: ProblemLog,
+) -> tuple[CorpusDraft, ImageCopier]:
+    """Load the MMQA pages: all of them, or with a limit those the turns' evidence needs."""
+    collections = Collections.locate(raw_dir)
+    wanted = {item for _, _, evidence in turns for _, item in evidence}
+    pages = None if limit is None else select_pages(collections, wanted)
+    draft = CorpusDraft()
+    images = ImageCopier(out_dir, images_dir, problems)
+    load_pages(collections, draft, pages, images, problems)
+    return draft, images
+
+
 def _load_qrels(raw_dir: Path) -> dict[str, Any] | None:
     try:
         path = find_raw_file(raw_dir, ["qrels.txt", "qrels.json"], "MMCoQA qrels")
@@ -106,14 +138,10 @@ def _load_qrels(raw_dir: Path) -> dict[str, Any] | None:
     return qrels
 
 
-Evidence = list[tuple[str | None, str]]
-"""(component kind if known, MMQA item id) pairs of one turn."""
-
-
 def _read_turns(
     path: Path, limit: int | None, qrels: dict[str, Any] | None, problems: ProblemLog
-) -> list[tuple[str, dict[str, Any], Evidence]]:
-    turns: list[tuple[str, dict[str, Any], Evidence]] = []
+) -> list[Turn]:
+    turns: list[Turn] = []
     for where, record in iter_jsonl(path, problems):
         if not isinstance(record.get("qid"), str) or not isinstance(record.get("question"), str):
             problems.add(
@@ -154,9 +182,7 @@ def _positive(rel: object) -> bool:
     return isinstance(rel, int | float) and rel > 0
 
 
-def _questions(
-    turns: list[tuple[str, dict[str, Any], Evidence]], draft: CorpusDraft, problems: ProblemLog
-) -> list[dict[str, Any]]:
+def _questions(turns: list[Turn], draft: CorpusDraft, problems: ProblemLog) -> list[dict[str, Any]]:
     asked: dict[str, list[str]] = {}
     questions = []
     for where, record, evidence in turns:

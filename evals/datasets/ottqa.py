@@ -89,6 +89,35 @@ def convert(
     """
     if limit is not None and limit < 1:
         raise ConfigError(f"limit must be at least 1 or None, got {limit}")
+    question_file, entries, tables, requests = _open_raw(raw_dir, split)
+    problems = ProblemLog()
+    rejected: Counter[str] = Counter()
+    accepted = _accept(entries, question_file, tables, requests, limit, problems, rejected)
+    if rejected:
+        logger.info("%s: questions left out by design: %s", question_file, dict(rejected))
+    draft, table_cids = _corpus(accepted, tables, requests)
+    questions = [_question(item, table_cids[item["table_id"]]) for item in accepted]
+    extra = {
+        "source": {"repo": "wenhuchen/OTT-QA", "questions": question_file.name},
+        "limit": limit,
+        "questions_in_file": len(entries),
+        "tables": len(table_cids),
+        "rejected": dict(sorted(rejected.items())),
+    }
+    return finish(
+        draft,
+        questions,
+        out_dir,
+        dataset="ottqa",
+        split=split,
+        problems=problems,
+        images=ImageCopier(out_dir, None, problems),
+        extra_stats=extra,
+    )
+
+
+def _open_raw(raw_dir: Path, split: str) -> tuple[Path, list[Any], _Store, _Store]:
+    """Locate the split's question file, read it, and open the tables and passages folders."""
     names = [
         f"released_data/{split}.traced.json",
         f"{split}.traced.json",
@@ -103,34 +132,19 @@ def convert(
             f"{question_file}: expected a JSON list of questions, got "
             f"{type(entries).__name__}; download it again"
         )
-    problems = ProblemLog()
-    rejected: Counter[str] = Counter()
-    accepted = _accept(entries, question_file, tables, requests, limit, problems, rejected)
-    if rejected:
-        logger.info("%s: questions left out by design: %s", question_file, dict(rejected))
+    return question_file, entries, tables, requests
+
+
+def _corpus(
+    accepted: list[dict[str, Any]], tables: _Store, requests: _Store
+) -> tuple[CorpusDraft, dict[str, str]]:
+    """Add the accepted questions' tables and linked passages; return them and table_id → id."""
     draft = CorpusDraft()
     table_ids = list(dict.fromkeys(item["table_id"] for item in accepted))
     table_cids = {tid: _add_table(draft, tid, tables.get(tid)) for tid in table_ids}
     for tid in table_ids:
         _add_passages(draft, requests.get(tid) or {})
-    questions = [_question(item, table_cids[item["table_id"]]) for item in accepted]
-    extra = {
-        "source": {"repo": "wenhuchen/OTT-QA", "questions": question_file.name},
-        "limit": limit,
-        "questions_in_file": len(entries),
-        "tables": len(table_ids),
-        "rejected": dict(sorted(rejected.items())),
-    }
-    return finish(
-        draft,
-        questions,
-        out_dir,
-        dataset="ottqa",
-        split=split,
-        problems=problems,
-        images=ImageCopier(out_dir, None, problems),
-        extra_stats=extra,
-    )
+    return draft, table_cids
 
 
 def _accept(

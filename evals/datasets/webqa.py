@@ -58,35 +58,13 @@ def convert(
         ConfigError: If the split is unknown or limit < 1.
         DatasetFormatError: If the file is missing, not a JSON object, or no question converts.
     """
-    if split not in SPLITS:
-        raise ConfigError(
-            f"WebQA split {split!r} is unknown; use one of {', '.join(SPLITS)} "
-            "(the test file has no gold sources)"
-        )
-    if limit is not None and limit < 1:
-        raise ConfigError(f"limit must be at least 1 or None, got {limit}")
-    path = find_raw_file(raw_dir, ["WebQA_train_val.json"], "WebQA train/val file")
-    # One JSON object for the whole split: the stdlib cannot stream it, so it is read at once.
-    data = load_json(path)
-    if not isinstance(data, dict):
-        raise DatasetFormatError(
-            f"{path}: expected a JSON object keyed by guid, got "
-            f"{type(data).__name__}; download WebQA_train_val.json again"
-        )
+    _check_args(split, limit)
+    path, data = _load_split_file(raw_dir)
     problems = ProblemLog()
     draft = CorpusDraft()
     images = ImageCopier(out_dir, images_dir, problems)
     with _ImageSource(images_dir, problems) as source:
-        questions = []
-        for guid, item in data.items():
-            if isinstance(item, dict) and item.get("split") == SPLITS[split]:
-                question = _question(
-                    str(guid), item, f"{path} guid {guid}", draft, images, source, problems
-                )
-                if question is not None:
-                    questions.append(question)
-            if limit is not None and len(questions) >= limit:
-                break
+        questions = _questions(path, data, SPLITS[split], limit, draft, images, source, problems)
     extra = {"source": {"repo": "WebQnA/WebQA", "questions": path.name}, "limit": limit}
     return finish(
         draft,
@@ -98,6 +76,52 @@ def convert(
         images=images,
         extra_stats=extra,
     )
+
+
+def _check_args(split: str, limit: int | None) -> None:
+    if split not in SPLITS:
+        raise ConfigError(
+            f"WebQA split {split!r} is unknown; use one of {', '.join(SPLITS)} "
+            "(the test file has no gold sources)"
+        )
+    if limit is not None and limit < 1:
+        raise ConfigError(f"limit must be at least 1 or None, got {limit}")
+
+
+def _load_split_file(raw_dir: Path) -> tuple[Path, dict[str, Any]]:
+    """Return the path and content of WebQA_train_val.json (an object keyed by guid)."""
+    path = find_raw_file(raw_dir, ["WebQA_train_val.json"], "WebQA train/val file")
+    # One JSON object for the whole split: the stdlib cannot stream it, so it is read at once.
+    data = load_json(path)
+    if not isinstance(data, dict):
+        raise DatasetFormatError(
+            f"{path}: expected a JSON object keyed by guid, got "
+            f"{type(data).__name__}; download WebQA_train_val.json again"
+        )
+    return path, data
+
+
+def _questions(
+    path: Path,
+    data: dict[str, Any],
+    raw_split: str,
+    limit: int | None,
+    draft: CorpusDraft,
+    images: ImageCopier,
+    source: _ImageSource,
+    problems: ProblemLog,
+) -> list[dict[str, Any]]:
+    """Return the first `limit` usable questions of a split, adding their facts to the draft."""
+    questions: list[dict[str, Any]] = []
+    for guid, item in data.items():
+        if isinstance(item, dict) and item.get("split") == raw_split:
+            where = f"{path} guid {guid}"
+            question = _question(str(guid), item, where, draft, images, source, problems)
+            if question is not None:
+                questions.append(question)
+        if limit is not None and len(questions) >= limit:
+            break
+    return questions
 
 
 def _strip_quotes(text: str) -> str:

@@ -27,10 +27,6 @@ OVER_MODULE_BUDGET = {
     "tests/unit/corpus_builder/test_html_pages.py",
 }
 OVER_FUNCTION_BUDGET = {
-    "evals/datasets/bundle.py::finish",
-    "evals/datasets/mmcoqa.py::convert",
-    "evals/datasets/ottqa.py::convert",
-    "evals/datasets/webqa.py::convert",
     "tests/unit/evals/test_mmqa.py::test_full_conversion",
     "tests/unit/evals/test_ottqa.py::test_conversion_follows_the_shared_bundle_conventions",
 }
