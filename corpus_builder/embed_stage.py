@@ -64,6 +64,20 @@ def metadata_update(wanted: dict[str, Any], stored: dict[str, Any]) -> dict[str,
     return {**wanted, **gone}
 
 
+def _changes(
+    items: Sequence[EmbedItem], stored: dict[str, dict[str, Any]], model_id: str
+) -> tuple[list[EmbedItem], list[EmbedItem]]:
+    """Split items into those to embed (new or changed content) and those to relabel."""
+    todo, relabel = [], []
+    for item in items:
+        previous = stored.get(item.node_id)
+        if previous is None or previous.get("hash") != content_hash(model_id, item.content):
+            todo.append(item)
+        elif {key: value for key, value in previous.items() if key != "hash"} != item.metadata:
+            relabel.append(item)
+    return todo, relabel
+
+
 class IncrementalIndexer:
     """Bring each layer collection in line with the current corpus, embedding only what changed."""
 
@@ -92,13 +106,7 @@ class IncrementalIndexer:
         stale = [node_id for node_id in stored if node_id not in wanted]
         if stale:
             self.layers.delete(layer, stale)
-        todo, relabel = [], []
-        for item in items:
-            meta = stored.get(item.node_id)
-            if meta is None or meta.get("hash") != content_hash(embedder.model_id, item.content):
-                todo.append(item)
-            elif {key: value for key, value in meta.items() if key != "hash"} != item.metadata:
-                relabel.append(item)
+        todo, relabel = _changes(items, stored, embedder.model_id)
         if relabel:
             self._relabel(layer, relabel, stored)
         self.stats.index_seconds += time.perf_counter() - started
