@@ -7,6 +7,7 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 
 from graph_agent.routing import after_evaluator, after_orchestrator, after_planner, after_reranker
+from graph_agent.timing import timed_node
 from nodes.answerer import answerer
 from nodes.evaluator import evaluator
 from nodes.orchestrator import orchestrator
@@ -18,16 +19,12 @@ from state.fif_state import FiFState, InputState, OutputState
 
 
 def build_graph() -> StateGraph[FiFState, Context, InputState, OutputState]:
-    """Return the uncompiled FiF StateGraph."""
+    """Return the uncompiled FiF StateGraph; each node's wall time is added to `cost`."""
     builder = StateGraph(
         FiFState, context_schema=Context, input_schema=InputState, output_schema=OutputState
     )
-    builder.add_node("planner", planner)
-    builder.add_node("orchestrator", orchestrator)
-    builder.add_node("traverser", traverser)
-    builder.add_node("evaluator", evaluator)
-    builder.add_node("reranker", reranker)
-    builder.add_node("answerer", answerer)
+    for node in (planner, orchestrator, traverser, evaluator, reranker, answerer):
+        builder.add_node(node.__name__, timed_node(node))  # working time, for the time budget
     builder.add_edge(START, "planner")
     builder.add_conditional_edges("planner", after_planner)
     builder.add_conditional_edges("orchestrator", after_orchestrator)

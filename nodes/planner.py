@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import TypedDict
 
 from langgraph.runtime import Runtime
@@ -24,7 +23,6 @@ class PlannerUpdate(TypedDict, total=False):
     """Keys the planner writes."""
 
     subqueries: list[Subquery]
-    started_at: float
     cost: dict[str, float]
     fallbacks: list[str]
 
@@ -68,7 +66,6 @@ def _initial_plan(
     if context.no_planner:
         return {
             "subqueries": _subqueries([question], 0, "initial"),
-            "started_at": time.time(),
             "cost": meter.as_dict(),
         }
     decided = decide(
@@ -82,7 +79,6 @@ def _initial_plan(
     )
     return {
         "subqueries": _subqueries(decided.value[: context.max_subqueries], 0, "initial"),
-        "started_at": time.time(),
         "cost": meter.as_dict(),
         **fallbacks_of("planner", decided),
     }

@@ -9,7 +9,6 @@ is never repeated; repeated failures re-anchor; failures from several anchors re
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from state.context import Context
@@ -26,6 +25,7 @@ from state.views import (
     tokens,
     tried_patterns,
     unresolved,
+    working_seconds,
 )
 
 LADDER: tuple[Strategy, ...] = (
@@ -112,8 +112,7 @@ def budget_exhausted(state: FiFState, context: Context) -> str | None:
         return f"LLM call budget ({context.max_llm_calls}) used"
     if context.backend != "offline" and tokens(state) >= context.max_tokens:
         return f"token budget ({context.max_tokens}) used"
-    started = state.get("started_at")
-    if started is not None and time.time() - started >= context.max_seconds:
+    if working_seconds(state) >= context.max_seconds:  # not the clock: resumes keep their budget
         return f"time budget ({context.max_seconds:.0f}s) used"
     return None
 

@@ -172,8 +172,6 @@ class FiFState(TypedDict, total=False):
     answer: str | None
     """A short grounded answer (answerer, when asked for)."""
     cost: Annotated[dict[str, float], add_costs]
-    """Accumulated cost tally; every node adds its own delta."""
+    """Accumulated cost tally; every node adds its own delta (the graph adds its `work_ms`)."""
     fallbacks: Annotated[list[str], operator.add]
     """Every LLM decision replaced by its offline twin: "node: reason" (any node)."""
-    started_at: float
-    """Wall-clock start of the run (planner), for the time budget."""

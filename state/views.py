@@ -93,6 +93,15 @@ def tokens(state: FiFState) -> int:
     return int(cost.get("input_tokens", 0) + cost.get("output_tokens", 0))
 
 
+def working_seconds(state: FiFState) -> float:
+    """Return the run's working time so far: the wall time spent inside its nodes.
+
+    Time while a run is paused between checkpoints does not count, so a resumed or forked
+    run keeps the time budget it had left.
+    """
+    return float(state.get("cost", {}).get("work_ms", 0.0)) / 1000.0
+
+
 def replans(state: FiFState) -> int:
     """Return how many replans were decided so far."""
     return sum(1 for action in state.get("decisions", []) if action["kind"] == "replan")

@@ -1,4 +1,9 @@
-"""The cost meter: LLM calls, tokens, dollars, and wall time split into LLM / vector / embedding."""
+"""The cost meter: LLM calls, tokens, dollars, and wall time split into LLM / vector / embedding.
+
+`work_ms` is the run's own working time: the wall time spent inside its graph nodes, added
+once per node by the graph (not by the nodes). The time budget counts it instead of the
+clock, so a run resumed or forked from a checkpoint keeps the time it had left.
+"""
 
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ class CostMeter:
     llm_ms: float = 0.0
     vector_ms: float = 0.0
     embedding_ms: float = 0.0
+    work_ms: float = 0.0
     fallbacks: int = 0
 
     @contextmanager

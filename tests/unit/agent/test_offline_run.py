@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 import uuid
 from pathlib import Path
 
@@ -73,6 +74,33 @@ def test_an_interrupted_run_resumes_to_the_same_ranking(mini_index: Path) -> Non
     assert stops == len(whole.state["history"])
     assert paused.state["ranking"] == whole.state["ranking"]
     assert judged(paused.state["history"]) == judged(whole.state["history"])
+
+
+def test_a_run_resumed_long_after_its_time_budget_still_has_it(
+    mini_index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    context = offline(mini_index, max_seconds=60)
+    whole = Run(FLAG_QUESTION, context)
+    paused = Run(FLAG_QUESTION, context, interrupt_after=["evaluator"])
+    clocks = {name: getattr(time, name) for name in ("time", "perf_counter")}
+    waited = 0.0
+    while paused.graph.get_state(paused.config).next:
+        waited += 10 * context.max_seconds  # the run sits paused far beyond its budget
+        for name, clock in clocks.items():
+            monkeypatch.setattr(time, name, lambda clock=clock, shift=waited: clock() + shift)
+        paused.graph.invoke(None, paused.config, context=context)
+    state = paused.state
+    assert waited > context.max_seconds and len(state["history"]) > 1
+    assert not any("time budget" in d["reason"] for d in state["decisions"])
+    assert 0 < state["cost"]["work_ms"] < context.max_seconds * 1000
+    assert state["ranking"] == whole.state["ranking"]
+    assert judged(state["history"]) == judged(whole.state["history"])
+
+
+def test_the_time_budget_counts_working_time(mini_index: Path) -> None:
+    run = Run(FLAG_QUESTION, offline(mini_index, max_seconds=1e-6))
+    assert run.route() == ["planner", "reranker"]  # planning alone used the budget
+    assert run.state["history"] == [] and run.state["cost"]["work_ms"] > 0
 
 
 @pytest.fixture

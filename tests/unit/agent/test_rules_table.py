@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from agent_records import LLM_LLM, VECTOR, replan_decision, search_decision, step, subquery
 
@@ -237,8 +235,10 @@ OPENAI = {"backend": "openai"}
             "token budget (100) used",
         ),
         ({"cost": {"input_tokens": 60}}, Context(max_tokens=100, **OPENAI), None),
-        ({"started_at": -100.0}, Context(max_seconds=50), "time budget (50s) used"),
-        ({"started_at": 0.0}, Context(max_seconds=50), None),
+        ({"cost": {"work_ms": 50_000.0}}, Context(max_seconds=50), "time budget (50s) used"),
+        ({"cost": {"work_ms": 49_999.0}}, Context(max_seconds=50), None),
+        ({"cost": {"work_ms": 50_000.0}}, Context(max_seconds=60), None),
+        ({"started_at": 0.0}, Context(max_seconds=50), None),  # an old checkpoint's clock start
     ],
     ids=[
         "fresh",
@@ -251,11 +251,11 @@ OPENAI = {"backend": "openai"}
         "tokens-left",
         "seconds-used",
         "seconds-left",
+        "seconds-left-larger-budget",
+        "clock-start-ignored",
     ],
 )
 def test_budget_exhausted(state, context, expected) -> None:
-    if "started_at" in state:  # an offset from now: parameters are built at collection time
-        state = {**state, "started_at": time.time() + state["started_at"]}
     reason = budget_exhausted(state, context)
     if expected is None:
         assert reason is None

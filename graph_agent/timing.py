@@ -1,0 +1,49 @@
+"""Per-node working time: one wrapper adds each node's wall time to the run's cost tally.
+
+The time budget (`nodes.rules.budget_exhausted`) counts this working time rather than the
+clock since the run began, so a run resumed or forked from a checkpoint hours later has the
+budget it had left when it paused. The graph wraps every node once; nodes stay unaware.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from langgraph.runtime import Runtime
+
+from state.context import Context
+from state.fif_state import FiFState, add_costs
+
+WORK_KEY = "work_ms"
+"""The cost key of working time (a `tools.cost.CostMeter` field)."""
+
+Node = Callable[[FiFState, Runtime[Context]], Mapping[str, Any]]
+
+
+class TimedNode(Protocol):
+    """A node as LangGraph calls it: `runtime` is passed by name."""
+
+    def __call__(self, state: FiFState, runtime: Runtime[Context]) -> dict[str, Any]:
+        """Run the node and return its update."""
+        ...
+
+
+def timed_node(node: Node) -> TimedNode:
+    """Return the node with its own wall time added to the `cost` of its update.
+
+    The wrapper keeps the node's name, docstring and signature (LangGraph reads the
+    signature to pass `runtime`), and returns the node's update otherwise unchanged.
+    """
+
+    @functools.wraps(node)
+    def run(state: FiFState, runtime: Runtime[Context]) -> dict[str, Any]:
+        started = time.perf_counter()
+        update = dict(node(state, runtime))
+        elapsed_ms = (time.perf_counter() - started) * 1000.0
+        update["cost"] = add_costs(update.get("cost"), {WORK_KEY: round(elapsed_ms, 3)})
+        return update
+
+    return run
