@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -13,12 +12,12 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Literal
 
-import numpy as np
 from PIL import Image
 
-from corpus_builder.embed_stage import EmbedItem, EmbedStats, IncrementalIndexer
+from corpus_builder.embed_stage import EmbedStats, IncrementalIndexer
 from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
 from corpus_builder.ingest import corpus_info, read_corpus
+from corpus_builder.layer_items import embed_items, image_embed, image_items
 from corpus_builder.splitters import (
     FixedCrops,
     RegionProposer,
@@ -27,7 +26,6 @@ from corpus_builder.splitters import (
     sentence_subcomponents,
 )
 from corpus_builder.summaries import ExtractiveSummarizer, Summarizer
-from corpus_builder.texts import component_text, subcomponent_text
 from state.corpus import Document, IngestReport, Subcomponent
 from tools.embedders import DEFAULT_TEXT_EMBEDDER, Embedder, ImageEmbedder, load_embedder
 from tools.errors import ConfigError, CorpusFormatError, IndexMismatchError
@@ -189,97 +187,12 @@ def _index(
         if not isinstance(image, ImageEmbedder):
             raise ConfigError(f"{image.model_id} cannot embed images; use clip:<local folder>")
         indexer.sync(
-            "image", _image_items(documents, subcomponents), image, embed=_image_embed(image)
+            "image", image_items(documents, subcomponents), image, embed=image_embed(image)
         )
         manifest.images_indexed_via = "image-embedder" if has_images else "none"
     else:
         manifest.images_indexed_via = "caption-text" if has_images else "none"
     return stats
-
-
-def _meta(doc_id: str, component_id: str, kind: str) -> dict[str, str]:
-    """Return a vector's metadata under the index's keys (tools.index.METADATA_KEYS)."""
-    return {"doc_id": doc_id, "component_id": component_id, "type": kind}
-
-
-def embed_items(
-    documents: list[Document],
-    subcomponents: dict[str, list[Subcomponent]],
-    summaries: dict[str, str],
-) -> tuple[list[EmbedItem], list[EmbedItem], list[EmbedItem]]:
-    """Return the items of the document, component and subcomponent layers."""
-    docs, comps, subs = [], [], []
-    for document in documents:
-        docs.append(
-            EmbedItem(
-                document.doc_id, summaries[document.doc_id], _meta(document.doc_id, "", "document")
-            )
-        )
-        for component in document.components:
-            comps.append(
-                EmbedItem(
-                    component.component_id,
-                    component_text(document, component),
-                    _meta(document.doc_id, component.component_id, component.kind),
-                )
-            )
-            for sub in subcomponents.get(component.component_id, ()):
-                subs.append(
-                    EmbedItem(
-                        sub.subcomponent_id,
-                        subcomponent_text(document, component, sub),
-                        _meta(document.doc_id, component.component_id, sub.kind),
-                    )
-                )
-    return docs, comps, subs
-
-
-def _image_items(
-    documents: list[Document], subcomponents: dict[str, list[Subcomponent]]
-) -> list[EmbedItem]:
-    items = []
-    for document in documents:
-        for component in document.components:
-            if component.image_path is None:
-                continue
-            digest = _file_digest(component.image_path)
-            items.append(
-                EmbedItem(
-                    component.component_id,
-                    f"{digest}|{component.image_path}|",
-                    _meta(document.doc_id, component.component_id, "image"),
-                )
-            )
-            for sub in subcomponents.get(component.component_id, ()):
-                box = ",".join(str(v) for v in sub.box or ())
-                items.append(
-                    EmbedItem(
-                        sub.subcomponent_id,
-                        f"{digest}|{component.image_path}|{box}",
-                        _meta(document.doc_id, component.component_id, "region"),
-                    )
-                )
-    return items
-
-
-def _image_embed(embedder: ImageEmbedder) -> Callable[[Sequence[str]], np.ndarray]:
-    """Turn `digest|path|box` keys back into image crops for the image embedder."""
-
-    def embed(keys: Sequence[str]) -> np.ndarray:
-        paths: list[str] = []
-        boxes: list[tuple[int, int, int, int] | None] = []
-        for key in keys:
-            path, _, box = key.partition("|")[2].rpartition("|")  # "|" may occur in paths
-            paths.append(path)
-            x1, y1, x2, y2 = (int(v) for v in box.split(",")) if box else (0, 0, 0, 0)
-            boxes.append((x1, y1, x2, y2) if box else None)
-        return embedder.embed_images(paths, boxes)
-
-    return embed
-
-
-def _file_digest(path: str) -> str:
-    return hashlib.sha1(Path(path).read_bytes()).hexdigest()[:16]
 
 
 def _finish_manifest(
