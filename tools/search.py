@@ -50,9 +50,15 @@ def score_vec(
     meter = meter or CostMeter()
     vector = _vector(index, query, meter)
     n = _hits_needed(index, target, granularity, k, doc_ids)
-    with meter.timed("vector"):
-        hits = index.layers.query(granularity, vector, n, doc_ids)
-    return aggregate(index, hits, target, granularity, k)
+    while True:
+        with meter.timed("vector"):
+            hits = index.layers.query(granularity, vector, n, doc_ids)
+        found = aggregate(index, hits, target, granularity, k)
+        # Many hits can share an ancestor (a long table's rows): ask for more until k
+        # distinct ancestors are found or the layer (or MAX_HITS) is exhausted.
+        if len(found) >= k or len(hits) < n or n >= MAX_HITS:
+            return found
+        n = min(MAX_HITS, n * 2)
 
 
 def aggregate(

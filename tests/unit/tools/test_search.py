@@ -139,3 +139,20 @@ def test_similarities_are_exact_cosines_of_known_nodes(index: CorpusIndex) -> No
     assert set(scores) == {"warsaw::i0", "radium::p0"}
     stored = index.layers.vectors("component", ["warsaw::i0"])["warsaw::i0"]
     assert scores["warsaw::i0"] == pytest.approx(float(np.dot(stored, vector)), abs=1e-5)
+
+
+def test_score_vec_asks_for_more_hits_until_k_distinct_components(
+    index: CorpusIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tools.search
+
+    # one hit per wanted component: sentences of one paragraph crowd the first page out
+    monkeypatch.setattr(tools.search, "OVERSAMPLE", {**tools.search.OVERSAMPLE, "subcomponent": 1})
+    with_parts = {
+        c for doc in index.graph.nodes_at(0) for c in index.graph.children(doc)
+        if index.graph.children(c)
+    }
+    found = score_vec(index, FLAG_QUESTION, "component", "subcomponent", len(with_parts))
+    assert {n.node_id for n in found} == with_parts
+    scores = [n.score for n in found]
+    assert scores == sorted(scores, reverse=True)
