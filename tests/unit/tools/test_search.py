@@ -149,7 +149,9 @@ def test_score_vec_asks_for_more_hits_until_k_distinct_components(
     # one hit per wanted component: sentences of one paragraph crowd the first page out
     monkeypatch.setattr(tools.search, "OVERSAMPLE", {**tools.search.OVERSAMPLE, "subcomponent": 1})
     with_parts = {
-        c for doc in index.graph.nodes_at(0) for c in index.graph.children(doc)
+        c
+        for doc in index.graph.nodes_at(0)
+        for c in index.graph.children(doc)
         if index.graph.children(c)
     }
     found = score_vec(index, FLAG_QUESTION, "component", "subcomponent", len(with_parts))
