@@ -215,8 +215,10 @@ def replay(
 
 def _register_eval() -> None:
     from evals.cli import eval_command
+    from evals.convert_cli import convert_command
 
     app.command("eval", help="Evaluate systems on a bundle's questions.")(eval_command)
+    app.command("convert")(convert_command)
 
 
 _register_eval()

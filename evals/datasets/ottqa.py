@@ -21,6 +21,7 @@ from typing import Any
 
 from evals.datasets.bundle import ConversionReport, CorpusDraft, finish, keyed_component_id
 from evals.datasets.images import ImageCopier
+from evals.datasets.progress import record_read
 from evals.datasets.raw import (
     ProblemLog,
     doc_id_from_url,
@@ -159,6 +160,7 @@ def _accept(
     """Return the usable questions, each with its single verified answer node resolved."""
     accepted: list[dict[str, Any]] = []
     for index, entry in enumerate(entries):
+        record_read()
         where = f"{path} item {index}"
         fields = ("question_id", "question", "table_id", "answer-text")
         if not isinstance(entry, dict) or not all(isinstance(entry.get(f), str) for f in fields):

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from evals.datasets.progress import record_read
 from tools.errors import DatasetFormatError
 
 logger = logging.getLogger(__name__)
@@ -108,6 +109,7 @@ def iter_jsonl(path: Path, problems: ProblemLog) -> Iterator[tuple[str, dict[str
                 if not raw.strip():
                     continue
                 where = f"{path}:{line_no}"
+                record_read()
                 record = _decode(raw, where, problems)
                 if record is not None:
                     yield where, record

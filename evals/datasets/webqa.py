@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from evals.datasets.bundle import ConversionReport, CorpusDraft, finish
 from evals.datasets.images import ImageCopier, find_image_file, image_suffix
+from evals.datasets.progress import record_read
 from evals.datasets.raw import (
     ProblemLog,
     doc_id_from_url,
@@ -114,6 +115,7 @@ def _questions(
     """Return the first `limit` usable questions of a split, adding their facts to the draft."""
     questions: list[dict[str, Any]] = []
     for guid, item in data.items():
+        record_read()
         if isinstance(item, dict) and item.get("split") == raw_split:
             where = f"{path} guid {guid}"
             question = _question(str(guid), item, where, draft, images, source, problems)
