@@ -6,9 +6,10 @@ from typing import Literal
 
 from langgraph.runtime import Runtime
 
-from nodes.rules import must_stop
+from nodes.rules import must_stop, should_replan
 from state.context import Context
 from state.fif_state import FiFState
+from state.views import last_subquery_index
 
 
 def after_planner(
@@ -34,9 +35,19 @@ def after_orchestrator(state: FiFState) -> Literal["traverser", "planner", "rera
 
 def after_evaluator(
     state: FiFState, runtime: Runtime[Context]
-) -> Literal["orchestrator", "reranker"]:
-    """Stop on a used-up budget or a fully answered plan; otherwise decide again."""
-    return "reranker" if must_stop(state, runtime.context or Context()) else "orchestrator"
+) -> Literal["reranker", "planner", "orchestrator"]:
+    """Stop, replan, or decide again after a verdict.
+
+    Stop on a used-up budget or an answered plan; replan when the subquery just worked
+    on failed from several anchors (the orchestrator applies the same limits to an
+    LLM-proposed replan); otherwise the orchestrator decides the next step.
+    """
+    context = runtime.context or Context()
+    if must_stop(state, context):
+        return "reranker"
+    worked_on = last_subquery_index(state)
+    replan = worked_on is not None and should_replan(state, context, worked_on)
+    return "planner" if replan else "orchestrator"
 
 
 def after_reranker(state: FiFState, runtime: Runtime[Context]) -> Literal["answerer", "__end__"]:

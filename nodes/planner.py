@@ -8,11 +8,13 @@ from langgraph.runtime import Runtime
 
 from nodes.orchestrator import serialize_memory, serialize_subqueries
 from nodes.plan_heuristics import decompose, replan
+from nodes.policy import replan_action
 from nodes.prompts import PLANNER_SYSTEM, PLANNER_USER, REPLANNER_SYSTEM, REPLANNER_USER
 from nodes.reasoning import decide, fallbacks_of
 from nodes.schemas import Plan
 from state.context import Context
-from state.fif_state import FiFState, Subquery, SubqueryOrigin
+from state.fif_state import Action, FiFState, Subquery, SubqueryOrigin
+from state.views import last_subquery_index
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 
@@ -23,12 +25,17 @@ class PlannerUpdate(TypedDict, total=False):
     """Keys the planner writes."""
 
     subqueries: list[Subquery]
+    decisions: list[Action]
     cost: dict[str, float]
     fallbacks: list[str]
 
 
 def planner(state: FiFState, runtime: Runtime[Context]) -> PlannerUpdate:
-    """Write the initial plan, or extend it after the orchestrator asked for a replan."""
+    """Write the initial plan, or extend it when a replan was asked for.
+
+    The orchestrator records the replans it decides; a replan the evaluator's edge asked
+    for (`routing.after_evaluator`) is recorded here, so the replan views count both.
+    """
     context = runtime.context or Context()
     index = open_index(context.index_dir, context.chroma_url)
     meter = CostMeter()
@@ -52,11 +59,16 @@ def planner(state: FiFState, runtime: Runtime[Context]) -> PlannerUpdate:
     )
     known = {s["text"].strip().lower() for s in existing}
     fresh = [t for t in decided.value if t.strip().lower() not in known][:MAX_REPLAN_TASKS]
-    return {
+    update: PlannerUpdate = {
         "subqueries": _subqueries(fresh, len(existing), "replan"),
         "cost": meter.as_dict(),
         **fallbacks_of("planner", decided),
     }
+    asked = state.get("next_action")
+    if asked is None or asked["kind"] != "replan":  # the evaluator's edge sent us here
+        worked_on = last_subquery_index(state)
+        update["decisions"] = [replan_action(f"subquery {worked_on} failed from several anchors")]
+    return update
 
 
 def _initial_plan(

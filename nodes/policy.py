@@ -13,6 +13,7 @@ from nodes.rules import (
     budget_exhausted,
     next_rung,
     repeats_failure,
+    replan_refusal,
     rung_of,
     should_backtrack,
     should_replan,
@@ -185,8 +186,9 @@ def enforce(action: Action, state: FiFState, context: Context) -> Action:
     exhausted = budget_exhausted(state, context)
     if exhausted:
         return stop(exhausted, action["decided_by"])
-    if action["kind"] == "replan" and context.no_planner:
-        return {**action, "kind": "stop", "reason": action["reason"] + " [rules: no planner]"}
+    refusal = replan_refusal(state, context) if action["kind"] == "replan" else None
+    if refusal:  # the same limits as the evaluator's edge to the planner
+        return {**action, "kind": "stop", "reason": action["reason"] + f" [rules: {refusal}]"}
     if action["kind"] != "search":
         return action
     history = state.get("history", [])

@@ -139,9 +139,18 @@ def should_backtrack(state: FiFState, context: Context, subquery_index: int) -> 
     return consecutive_failures(history, subquery_index) >= context.backtrack_after_failures
 
 
+def replan_refusal(state: FiFState, context: Context) -> str | None:
+    """Return why no replan may happen now (no-planner ablation, replan limit), or None."""
+    if context.no_planner:
+        return "no planner"
+    if replans(state) >= MAX_REPLANS:
+        return f"replan limit ({MAX_REPLANS}) reached"
+    return None
+
+
 def should_replan(state: FiFState, context: Context, subquery_index: int) -> bool:
     """Replan when a subquery failed from ≥N distinct anchors since the last replan."""
-    if context.no_planner or replans(state) >= MAX_REPLANS:
+    if replan_refusal(state, context):
         return False
     history = state.get("history", [])
     recent = history[max(0, last_replan_step(state)) :]

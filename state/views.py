@@ -82,6 +82,12 @@ def unresolved(subqueries: Sequence[Subquery]) -> list[Subquery]:
     return [s for s in subqueries if s["status"] != "answerable" and s["index"] not in superseded]
 
 
+def last_subquery_index(state: FiFState) -> int | None:
+    """Return the subquery the latest traversal worked on (None before the first one)."""
+    history = state.get("history", [])
+    return history[-1]["subquery_index"] if history else None
+
+
 def llm_calls(state: FiFState) -> int:
     """Return the LLM calls spent so far."""
     return int(state.get("cost", {}).get("llm_calls", 0))

@@ -42,7 +42,7 @@ def test_planner_splits_only_comparisons_of_named_entities(
     mini_index: Path, question, overrides, expected
 ) -> None:
     update = planner({"question": question}, runtime(mini_index, **overrides))
-    assert set(update) == set(PlannerUpdate.__annotations__) - {"fallbacks"}  # none offline
+    assert set(update) == set(PlannerUpdate.__annotations__) - {"fallbacks", "decisions"}
     subqueries = update["subqueries"]
     assert len(subqueries) == len(expected)
     assert subqueries[0]["text"] == question
@@ -57,15 +57,33 @@ def test_replanning_appends_new_subqueries_only(mini_index: Path) -> None:
         "subqueries": [subquery(0, "not answerable", text=FLAG_QUESTION)],
         "history": [step(0, components=["marie_curie::p0"], success=True, answerable=False)],
     }
+    state["next_action"] = {"kind": "replan", "reason": "LLM: plan is stale", "decided_by": "llm"}
     before = copy.deepcopy(state)
     update = planner(state, runtime(mini_index))
-    assert set(update) == {"subqueries", "cost"} and state == before
+    assert set(update) == {"subqueries", "cost"} and state == before  # the orchestrator recorded it
     fresh = update["subqueries"]
     assert 1 <= len(fresh) <= 2 and [s["index"] for s in fresh] == list(range(1, len(fresh) + 1))
     assert {s["origin"] for s in fresh} == {"replan"} and FLAG_QUESTION not in [
         s["text"] for s in fresh
     ]
     assert planner(state, runtime(mini_index, no_planner=True)).keys() == {"cost"}
+
+
+def test_a_replan_sent_by_the_evaluators_edge_is_recorded_as_a_decision(mini_index: Path) -> None:
+    state = {
+        "question": FLAG_QUESTION,
+        "subqueries": [subquery(0, "not answerable", text=FLAG_QUESTION)],
+        "history": [step(0, components=["marie_curie::p0"]),
+                    step(1, rung=0, anchor=0, components=["warsaw::p0"])],
+        "next_action": {"kind": "search", "reason": "escalate", "decided_by": "rules"},
+    }
+    update = planner(state, runtime(mini_index))
+    [decision] = update["decisions"]
+    assert update["subqueries"] and decision == {
+        "kind": "replan",
+        "reason": "subquery 0 failed from several anchors",
+        "decided_by": "rules",
+    }
 
 
 def test_orchestrator_offline_decides_the_cheapest_global_hop(mini_index: Path) -> None:

@@ -12,6 +12,8 @@ from nodes.rules import LADDER
 BIRTHPLACE = "Find the birthplace of Marie Curie"
 FLAG = "Find the colours of the flag of that city"
 FAIL, OK = verdict("not answerable"), verdict("answerable")
+NO_RULE_REPLAN = {"replan_after_failed_anchors": 3}
+"""Failures from two anchors would send the evaluator's edge to the planner first."""
 
 
 def test_one_answerable_hop_stops_the_run(mini_index: Path) -> None:
@@ -47,7 +49,7 @@ def test_failures_escalate_through_every_rung_in_ladder_order(mini_index: Path) 
             "reranker": ranking(),
         },
     )  # fmt: skip
-    run = Run(FLAG_QUESTION, llm_context(mini_index, model))
+    run = Run(FLAG_QUESTION, llm_context(mini_index, model, **NO_RULE_REPLAN))
     history = run.state["history"]
     flag_steps = [h for h in history if h["subquery_index"] == 1]
     assert [h["strategy"] for h in flag_steps] == list(LADDER)
@@ -91,7 +93,7 @@ def test_backtracking_re_anchors_to_an_earlier_success_with_a_rewrite(mini_index
         },
         defaults={"reranker": ranking()},
     )
-    run = Run(FLAG_QUESTION, llm_context(mini_index, model))
+    run = Run(FLAG_QUESTION, llm_context(mini_index, model, **NO_RULE_REPLAN))
     state = run.state
     assert [(h["subquery_index"], h["anchor"], h["success"]) for h in state["history"]] == [
         (0, None, True),
@@ -139,6 +141,40 @@ def test_a_replan_appends_subqueries_and_never_overwrites(mini_index: Path) -> N
         assert later[: len(earlier)] == earlier
     [replan_prompt] = model.sent("replanner")
     assert "Failure" in replan_prompt[1].content and FLAG_QUESTION in replan_prompt[1].content
+    replans = [d for d in run.state["decisions"] if d["kind"] == "replan"]
+    assert [d["decided_by"] for d in replans] == ["llm"]  # the planner adds no second record
+
+
+def test_failures_from_two_anchors_replan_through_the_evaluators_edge(mini_index: Path) -> None:
+    warsaw = "Find the flag of Warsaw"
+    model = ScriptedChatModel(
+        roles={
+            "planner": [plan(BIRTHPLACE, FLAG)],
+            "replanner": [plan(warsaw)],
+            # the model never asks for a replan: the rules' edge does
+            "orchestrator": [search(BIRTHPLACE), search(FLAG, doc="neighbors", anchor=0),
+                             search(FLAG), search(warsaw), action("stop")],
+            "evaluator": [OK, FAIL, FAIL, OK],
+        },
+        defaults={"reranker": ranking()},
+    )  # fmt: skip
+    run = Run(FLAG_QUESTION, llm_context(mini_index, model))
+    assert run.route() == [
+        "planner", "orchestrator", "traverser", "evaluator",  # birthplace: answered
+        "orchestrator", "traverser", "evaluator",  # flag from step 0's links: failed
+        "orchestrator", "traverser", "evaluator",  # flag by a global hop: failed
+        "planner",  # two distinct anchors failed: the edge replans, no orchestrator call
+        "orchestrator", "traverser", "evaluator", "orchestrator", "reranker",
+    ]  # fmt: skip
+    assert model.roles_called().count("orchestrator") == 5
+    state = run.state
+    assert [(h["subquery_index"], h["anchor"], h["success"]) for h in state["history"]] == [
+        (0, None, True), (1, 0, False), (1, None, False), (2, None, True),
+    ]  # fmt: skip
+    assert [(s["text"], s["origin"]) for s in state["subqueries"]][2] == (warsaw, "replan")
+    kinds = [(d["kind"], d["decided_by"]) for d in state["decisions"]]
+    assert kinds[3] == ("replan", "rules") and kinds.count(("replan", "rules")) == 1
+    assert state["decisions"][3]["reason"] == "subquery 1 failed from several anchors"
 
 
 def test_the_step_budget_stops_the_run(mini_index: Path) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from agent_records import LLM_LLM, VECTOR, step, subquery
+from agent_records import LLM_LLM, VECTOR, replan_decision, step, subquery
 
 from nodes.policy import enforce, rule_action
-from nodes.rules import FIXED_GRANULARITY, LADDER
+from nodes.rules import FIXED_GRANULARITY, LADDER, MAX_REPLANS
 from state.context import Context
 from tools.corpus_index import open_index
 
@@ -91,6 +91,13 @@ def test_enforce(history, action, context, kind, strategy, anchor, changed) -> N
         assert ("rules changed" in result["reason"]) is changed
     if action["kind"] == "replan" and kind == "stop":
         assert result["reason"].endswith("[rules: no planner]")
+
+
+def test_an_llm_replan_past_the_replan_limit_stops_as_the_edge_would() -> None:
+    state = {"history": [step(0)], "decisions": [replan_decision()] * MAX_REPLANS}
+    result = enforce(proposal("replan"), state, Context())
+    assert result["kind"] == "stop" and result["decided_by"] == "llm"
+    assert result["reason"].endswith(f"[rules: replan limit ({MAX_REPLANS}) reached]")
 
 
 def test_enforce_never_mutates_the_proposal() -> None:
