@@ -18,6 +18,7 @@ from corpus_builder.embed_stage import EmbedStats, IncrementalIndexer
 from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
 from corpus_builder.ingest import corpus_info, read_corpus
 from corpus_builder.layer_items import embed_items, image_embed, image_items
+from corpus_builder.region_proposers import proposer_id
 from corpus_builder.splitters import (
     FixedCrops,
     RegionProposer,
@@ -26,11 +27,12 @@ from corpus_builder.splitters import (
     sentence_subcomponents,
 )
 from corpus_builder.summaries import ExtractiveSummarizer, Summarizer
+from corpus_builder.summary_store import summarize_documents
 from state.corpus import Document, IngestReport, Subcomponent
 from tools.embedders import DEFAULT_TEXT_EMBEDDER, Embedder, ImageEmbedder, load_embedder
 from tools.errors import ConfigError, CorpusFormatError, IndexMismatchError
 from tools.index import ChromaLayers, collection_prefix
-from tools.manifest import GRAPH_FILE, EmbedderInfo, Manifest, Problem
+from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, EmbedderInfo, Manifest, Problem
 
 logger = logging.getLogger(__name__)
 
@@ -81,28 +83,28 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
     with clock.stage("split"):
         subcomponents = split_components(documents, options.region_proposer)
     with clock.stage("summarize"):
-        summaries = {d.doc_id: options.summarizer.summarize(d) for d in documents}
+        run = summarize_documents(documents, options.summarizer, index_dir / SUMMARIES_FILE)
     mentions = options.link_mentions == "on" or (
         options.link_mentions == "auto" and not has_hyperlinks(documents)
     )
     with clock.stage("graph"):
-        graph = build_layered_graph(documents, subcomponents, summaries, report, mentions)
+        graph = build_layered_graph(documents, subcomponents, run.summaries, report, mentions)
         graph.save(index_dir / GRAPH_FILE)
-    text_embedder = load_embedder(options.text_embedder, options.allow_download)
-    image_embedder = (
-        load_embedder(options.image_embedder, options.allow_download)
-        if options.image_embedder
-        else None
-    )
+    text_embedder, image_embedder = _load_embedders(options)
     manifest = _start_manifest(index_dir, options, info, text_embedder, image_embedder)
     manifest.counts = graph.counts()
-    manifest.options = {"link_mentions": mentions, "summarizer": options.summarizer.summarizer_id}
+    manifest.options = {
+        "link_mentions": mentions,
+        "summarizer": options.summarizer.summarizer_id,
+        "regions": proposer_id(options.region_proposer),
+    }
+    manifest.summaries = run.counts
     stats = _index(
         index_dir,
         manifest,
         documents,
         subcomponents,
-        summaries,
+        run.summaries,
         text_embedder,
         image_embedder,
         options,
@@ -113,6 +115,13 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
     _finish_manifest(manifest, report, stats, clock.timings)
     manifest.save(index_dir)
     return manifest
+
+
+def _load_embedders(options: BuildOptions) -> tuple[Embedder, Embedder | None]:
+    text = load_embedder(options.text_embedder, options.allow_download)
+    if not options.image_embedder:
+        return text, None
+    return text, load_embedder(options.image_embedder, options.allow_download)
 
 
 def split_components(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import numbers
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -10,6 +12,9 @@ from typing import Any, Protocol
 from state.corpus import Component, Subcomponent
 from state.ids import subcomponent_id
 from state.render import row_text
+from tools.errors import ConfigError
+
+logger = logging.getLogger(__name__)
 
 _HAS_BOUNDARY = re.compile(r"[.!?。！？]")
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -164,8 +169,9 @@ def region_subcomponents(
     """Make region subcomponents of an image; a region's text is its label or the caption."""
     if component.image_path is None:
         return []
+    proposed = proposer.propose(component.image_path, size)
     result = []
-    for n, region in enumerate(proposer.propose(component.image_path, size)):
+    for n, region in enumerate(checked_regions(proposed, proposer, component.image_path, size)):
         text = region.label or component.text
         result.append(
             Subcomponent(
@@ -180,3 +186,41 @@ def region_subcomponents(
             )
         )
     return result
+
+
+def checked_regions(
+    regions: object, proposer: RegionProposer, path: str, size: tuple[int, int]
+) -> list[Region]:
+    """Clip a proposer's boxes to the image (dropping empty ones); refuse any other shape.
+
+    Detectors often give float or numpy boxes: any real numbers are rounded to pixels.
+    """
+    name = type(proposer).__name__
+    if not isinstance(regions, list | tuple) or not all(isinstance(r, Region) for r in regions):
+        got = type(regions).__name__
+        if isinstance(regions, list | tuple) and regions:
+            got = f"a {got} of {type(regions[0]).__name__}"
+        raise ConfigError(
+            f"region proposer {name} returned {got} for {path}; propose() must return a "
+            "list of corpus_builder.splitters.Region"
+        )
+    width, height = size
+    kept = []
+    for region in regions:
+        box = region.box
+        if len(box) != 4 or not all(_is_number(v) for v in box):
+            raise ConfigError(
+                f"region proposer {name} gave the box {box!r} for {path}; a box is four "
+                "numbers (x1, y1, x2, y2) in pixels"
+            )
+        x1, y1, x2, y2 = (round(float(v)) for v in box)
+        x1, y1, x2, y2 = max(0, x1), max(0, y1), min(width, x2), min(height, y2)
+        if x2 > x1 and y2 > y1:
+            kept.append(Region((x1, y1, x2, y2), region.label))
+    if len(kept) < len(regions):
+        logger.debug("%s: dropped %d empty or outside regions", path, len(regions) - len(kept))
+    return kept
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)

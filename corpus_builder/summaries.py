@@ -1,12 +1,19 @@
-"""Document summaries for layer 0: extractive by default, LLM-written when a chat model is set."""
+"""Document summaries for layer 0: extractive by default, LLM-written when a chat model is set.
+
+`load_summarizer` picks one from `fif build --summaries extractive|openai|local`; the
+builder (summary_store) persists what it wrote and falls back to the extractive summary
+when an LLM summary fails.
+"""
 
 from __future__ import annotations
 
 import logging
-from typing import Protocol
+from typing import Literal, Protocol, get_args
 
 from corpus_builder.splitters import split_sentences
+from state.context import Context
 from state.corpus import Document
+from tools.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
@@ -14,13 +21,25 @@ SUMMARY_MAX_CHARS = 700
 LEAD_SENTENCES = 2
 
 
+SummaryChoice = Literal["extractive", "openai", "local"]
+SUMMARY_CHOICES: tuple[str, ...] = get_args(SummaryChoice)
+
+
+class SummaryFailure(Exception):
+    """A summarizer could not write this document's summary (the builder falls back)."""
+
+
 class Summarizer(Protocol):
-    """Write a short textual summary of a document."""
+    """Write a short textual summary of a document.
+
+    `summarizer_id` names the method and its version: stored summaries are reused only
+    while it stays the same, so change it whenever the output would change.
+    """
 
     summarizer_id: str
 
     def summarize(self, document: Document) -> str:
-        """Return the summary of one document."""
+        """Return the summary of one document; raise SummaryFailure when there is none."""
         ...
 
 
@@ -52,3 +71,19 @@ class ExtractiveSummarizer:
             elif component.kind == "image" and component.text:
                 parts.append(f"Image: {component.text}")
         return clip(". ".join(part.rstrip(". ") for part in parts if part) + ".")
+
+
+def load_summarizer(choice: str, context: Context | None = None) -> Summarizer:
+    """Return the summarizer a `--summaries` choice names.
+
+    `openai` and `local` write summaries with the context's chat model (its model name,
+    server URL or GGUF file); the model loads on the first summary actually needed.
+    """
+    if choice == "extractive":
+        return ExtractiveSummarizer()
+    if choice not in SUMMARY_CHOICES:
+        raise ConfigError(f"--summaries {choice!r}: choose one of {', '.join(SUMMARY_CHOICES)}")
+    from corpus_builder.llm_summaries import LLMSummarizer
+
+    context = context or Context()
+    return LLMSummarizer(context.model_copy(update={"backend": choice}))

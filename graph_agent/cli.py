@@ -58,12 +58,23 @@ def build(
     rebuild: Annotated[bool, typer.Option("--rebuild/--no-rebuild")] = False,
     allow_download: Annotated[bool, typer.Option("--allow-download/--offline")] = False,
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
+    summaries: Annotated[str, typer.Option(help="extractive | openai | local")] = "extractive",
+    chat_model: Annotated[str | None, typer.Option(help="Model name (openai summaries).")] = None,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server URL.")] = None,
+    local_model: Annotated[str | None, typer.Option(help="GGUF file (local summaries).")] = None,
+    regions: Annotated[
+        str, typer.Option(help="Image regions: fixed | <module>:<callable> (a proposer factory).")
+    ] = "fixed",
 ) -> None:
     """Build or update the layered graph and Chroma layer indices of a corpus."""
     from corpus_builder.build import BuildOptions
     from corpus_builder.build import build as run_build
+    from corpus_builder.region_proposers import load_region_proposer
+    from corpus_builder.summaries import load_summarizer
+    from state.context import Context
     from tools.embedders import DEFAULT_TEXT_EMBEDDER
 
+    llm = {"chat_model": chat_model, "base_url": base_url, "local_model_path": local_model}
     options = BuildOptions(
         text_embedder=embedder or DEFAULT_TEXT_EMBEDDER,
         image_embedder=image_embedder,
@@ -72,6 +83,8 @@ def build(
         rebuild=rebuild,
         allow_download=allow_download,
         show_progress=progress,
+        summarizer=load_summarizer(summaries, Context.from_env(llm)),
+        region_proposer=load_region_proposer(regions),
     )
     manifest = run_build(corpus, index, options)
     render.build_summary(out, err, manifest)

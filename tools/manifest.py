@@ -13,6 +13,8 @@ from tools.errors import IndexNotFoundError
 
 MANIFEST_FILE = "manifest.json"
 GRAPH_FILE = "graph.json"
+SUMMARIES_FILE = "summaries.json"
+"""Document summaries kept between builds, so an unchanged corpus is not summarized again."""
 CHECKPOINT_FILE = "checkpoints.sqlite"
 
 
@@ -54,6 +56,12 @@ class Manifest(BaseModel):
     images_indexed_via: Literal["image-embedder", "caption-text", "none"] = "none"
     chroma_url: str | None = None
     options: dict[str, str | int | float | bool] = Field(default_factory=dict)
+    summaries: dict[str, int] = Field(
+        default_factory=dict,
+        description="How the document summaries were obtained: written, reused (stored by an "
+        "earlier build), fallback (extractive after a failed LLM summary), and for an LLM "
+        "summarizer its llm_calls and tokens",
+    )
     counts: dict[str, int] = Field(default_factory=dict)
     embedding: dict[str, int] = Field(default_factory=dict)
     timings: dict[str, float] = Field(default_factory=dict)

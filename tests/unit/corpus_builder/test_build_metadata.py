@@ -1,4 +1,4 @@
-"""The layer indices' vector metadata: `doc_id`, `component_id`, `type` (issue 2, Indices)."""
+"""What the index records besides vectors: metadata keys, summarizer, region proposer."""
 
 from pathlib import Path
 
@@ -28,3 +28,13 @@ def test_query_hits_read_the_type_key(mini_index: Path) -> None:
     vector = layers.vectors("component", ["nobel_prize_physics::t0"])["nobel_prize_physics::t0"]
     (hit,) = layers.query("component", vector, 1)
     assert (hit.node_id, hit.kind) == ("nobel_prize_physics::t0", "table")
+
+
+def test_the_manifest_names_the_summarizer_and_the_region_proposer(mini_index: Path) -> None:
+    manifest = Manifest.load(mini_index)
+    assert manifest.options == {
+        "link_mentions": False,
+        "summarizer": "extractive-v1",
+        "regions": "fixed-2x2",
+    }
+    assert manifest.summaries == {"written": 8, "reused": 0, "fallback": 0}

@@ -1,0 +1,134 @@
+"""LLM-written document summaries: one structured call per document, bounded in and out.
+
+The document goes to the chat model as text (title, paragraphs, tables as header + first
+rows, image captions), cut to SUMMARY_INPUT_CHARS; the reply is validated against
+`DocumentSummary`, repaired and retried by tools.llm_calls, and cut to SUMMARY_MAX_CHARS.
+A call that still fails raises SummaryFailure, and the builder uses the extractive summary.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field, field_validator
+
+from corpus_builder.prompts import (
+    SUMMARY_MAX_WORDS,
+    SUMMARY_PROMPT_VERSION,
+    SUMMARY_SYSTEM,
+    SUMMARY_USER,
+)
+from corpus_builder.summaries import SummaryFailure, clip
+from state.context import Context
+from state.corpus import Component, Document
+from state.render import table_text
+from tools.chat_models import REGISTERED_PREFIX, load_chat_model, packaged_smollm2
+from tools.cost import CostMeter
+from tools.llm_calls import LLMFailure, StructuredCaller
+
+logger = logging.getLogger(__name__)
+
+SUMMARY_INPUT_CHARS = 6000
+"""Document text sent per call: enough for a page's lead and tables, small for local models."""
+TABLE_ROWS = 5
+MIN_BLOCK_CHARS = 200
+"""A component cut shorter than this is left out rather than sent as a stub."""
+
+
+class DocumentSummary(BaseModel):
+    """What the model must reply: the summary text."""
+
+    summary: str = Field(
+        min_length=1,
+        description=f"At most {SUMMARY_MAX_WORDS} words of plain prose: what the document is "
+        "about and which facts its paragraphs, tables and images hold.",
+    )
+
+    @field_validator("summary")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("the summary is blank")
+        return value
+
+
+def summary_request(document: Document, limit: int = SUMMARY_INPUT_CHARS) -> str:
+    """Render a document as the user message of a summary call, cut to about limit chars."""
+    blocks: list[str] = []
+    room = limit
+    for component in document.components:
+        block = _component_text(component)
+        if len(block) > room:
+            if room >= MIN_BLOCK_CHARS:
+                blocks.append(clip(block, room))
+            blocks.append("[the rest of the document is left out]")
+            break
+        if block:
+            blocks.append(block)
+            room -= len(block)
+    content = "\n\n".join(blocks) or "(no text)"
+    return SUMMARY_USER.format(title=document.title or document.doc_id, content=content)
+
+
+def _component_text(component: Component) -> str:
+    if component.kind == "table" and component.table is not None:
+        rows = table_text(component.table.header, component.table.rows, TABLE_ROWS)
+        caption = f"Table: {component.text}" if component.text else "Table:"
+        return f"{caption}\n{rows}"
+    if component.kind == "image":
+        return f"Image: {component.text}" if component.text else ""
+    return component.text
+
+
+class LLMSummarizer:
+    """Summaries written by the context's chat model (openai, local or a registered model)."""
+
+    def __init__(self, context: Context) -> None:
+        """Name the summarizer after prompt and model; the model itself loads on first use."""
+        self.context = context
+        self.meter = CostMeter()
+        """LLM calls and tokens of every summary, for the manifest."""
+        self.summarizer_id = f"llm-{SUMMARY_PROMPT_VERSION}:{model_label(context)}"
+        self._caller: StructuredCaller | None = None
+
+    def summarize(self, document: Document) -> str:
+        """Return the model's summary of a document, cut to the summary length bound."""
+        try:
+            reply = self.caller().call(
+                DocumentSummary, SUMMARY_SYSTEM, summary_request(document), self.meter
+            )
+        except LLMFailure as failure:
+            raise SummaryFailure(str(failure)) from failure
+        return clip(reply.summary)
+
+    def caller(self) -> StructuredCaller:
+        """Return the structured caller, loading the chat model the first time."""
+        if self._caller is None:
+            model, name = load_chat_model(self.context)
+            self._caller = StructuredCaller(
+                model,
+                name,
+                self.context.llm_retries,
+                self.context.llm_backoff_s,
+                dict(self.context.price_table),
+            )
+        return self._caller
+
+    def usage(self) -> dict[str, Any]:
+        """Return the LLM calls and tokens spent so far."""
+        return {
+            "llm_calls": self.meter.llm_calls,
+            "input_tokens": self.meter.input_tokens,
+            "output_tokens": self.meter.output_tokens,
+        }
+
+
+def model_label(context: Context) -> str:
+    """Name the chat model a context selects, without loading it."""
+    if context.chat_model.startswith(REGISTERED_PREFIX):
+        return context.chat_model.removeprefix(REGISTERED_PREFIX)
+    if context.backend == "local":
+        return Path(context.local_model_path or packaged_smollm2()).stem
+    return context.chat_model
