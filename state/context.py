@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 Backend = Literal["offline", "openai", "local"]
+PriceTable = dict[str, tuple[float, float]]
+"""Model name → (USD per million input tokens, USD per million output tokens)."""
 
 
 class Context(BaseModel):
@@ -30,7 +35,7 @@ class Context(BaseModel):
     llm_timeout_s: float = Field(60.0, gt=0, le=600, description="Timeout of one LLM call.")
     llm_retries: int = Field(2, ge=0, le=6, description="Retries after a failed LLM call.")
     llm_backoff_s: float = Field(1.0, ge=0, le=60, description="First retry delay (doubles).")
-    price_table: dict[str, tuple[float, float]] = Field(
+    price_table: PriceTable = Field(
         default_factory=dict, description="USD per million (input, output) tokens, by model."
     )
 
@@ -79,14 +84,78 @@ class Context(BaseModel):
 
     @classmethod
     def from_env(cls, overrides: Mapping[str, Any] | None = None, prefix: str = "FIF_") -> Context:
-        """Build a Context from FIF_* environment variables, then explicit overrides (the CLI)."""
+        """Build a Context from FIF_* environment variables, then explicit overrides (the CLI).
+
+        Scalars are coerced by the fields; a structured field (`FIF_PRICE_TABLE`) is parsed
+        by its `ENV_PARSERS` entry, whose error names the variable.
+
+        Raises:
+            ValidationError: If a value is malformed; the location names the variable.
+        """
         values: dict[str, Any] = {}
         for name in cls.model_fields:
-            raw = os.environ.get(f"{prefix}{name.upper()}")
+            variable = f"{prefix}{name.upper()}"
+            raw = os.environ.get(variable)
             if raw is not None:
-                values[name] = raw
+                parse = ENV_PARSERS.get(name)
+                values[name] = parse(raw, variable) if parse else raw
         values.update({k: v for k, v in (overrides or {}).items() if v is not None})
         return cls.model_validate(values)
+
+
+_PRICE_TABLE: TypeAdapter[PriceTable] = TypeAdapter(PriceTable)
+PRICE_TABLE_EXAMPLE = '{"gpt-5-mini": [0.25, 2.0]}'
+
+
+def price_table_from(value: str, source: str) -> PriceTable:
+    """Parse a price table given as JSON text or as the path of a JSON file.
+
+    Args:
+        value: A JSON object mapping model -> [usd_in_per_million, usd_out_per_million],
+            or the path of a file holding one.
+        source: Where the value came from (`FIF_PRICE_TABLE`, `--price-table`), for errors.
+
+    Returns:
+        The table, model name → (input, output) USD per million tokens.
+
+    Raises:
+        ValidationError: One line naming `source`, if the text is not such a JSON object
+            or the file cannot be read.
+    """
+    text = value
+    if not value.lstrip().startswith("{"):
+        path = Path(value).expanduser()
+        if not path.is_file():
+            raise setting_error(source, value, f"neither a JSON object nor a file: {value!r}")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise setting_error(source, value, f"cannot read {path}: {err}") from err
+    try:
+        return _PRICE_TABLE.validate_python(json.loads(text))
+    except json.JSONDecodeError as err:
+        problem = f"not JSON ({err.msg} at line {err.lineno} column {err.colno})"
+    except ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "top level"
+        problem = f"{first['msg']} at {where}"
+    raise setting_error(
+        source,
+        value,
+        f"{problem}; expected model -> [usd_in_per_million, usd_out_per_million], "
+        f"e.g. {PRICE_TABLE_EXAMPLE}",
+    )
+
+
+def setting_error(source: str, value: str, reason: str) -> ValidationError:
+    """Return a one-error ValidationError located at `source` (an env var or a CLI flag)."""
+    error = PydanticCustomError("setting", "{reason}", {"reason": reason})
+    details = InitErrorDetails(type=error, loc=(source,), input=value)
+    return ValidationError.from_exception_data(Context.__name__, [details])
+
+
+ENV_PARSERS: dict[str, Callable[[str, str], Any]] = {"price_table": price_table_from}
+"""Context fields whose environment value is structured, with their (value, variable) parser."""
 
 
 def llm_enabled(context: Context) -> bool:
