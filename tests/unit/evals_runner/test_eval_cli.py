@@ -76,3 +76,14 @@ def test_langsmith_flag_runs_offline(
     assert result.exit_code == 0, result.output
     assert "langsmith.evaluate" in result.output
     assert fakes["fake-a"].calls == ["q1", "q2", "q3", "q4", "q5", "q6"], "replayed, not re-run"
+
+
+def test_fif_eval_help_lists_the_documented_options() -> None:
+    from graph_agent import cli
+
+    result = CliRunner().invoke(cli.app, ["eval", "--help"], prog_name="fif")
+    assert result.exit_code == 0, result.output
+    assert "Usage: fif eval [OPTIONS]" in result.output
+    for option in ("--system", "--compare", "--workers", "--limit", "--answer", "--langsmith",
+                   "--out", "--dataset", "--index"):
+        assert option in result.output, option
