@@ -31,6 +31,20 @@ _state = {"debug": False}
 IndexOpt = Annotated[Path, typer.Option("--index", "-i", help="Index folder.")]
 ChromaOpt = Annotated[str | None, typer.Option(help="Chroma server URL (http://host:port).")]
 JsonOpt = Annotated[bool, typer.Option("--json/--no-json", help="Print JSON for machines.")]
+AblationOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        help="no_backtracking | no_llm_traversal | no_global_hop | fixed_granularity | "
+        "no_planner (repeatable)"
+    ),
+]
+VisionOpt = Annotated[
+    bool | None, typer.Option("--vision/--no-vision", help="Send images to the chat model.")
+]
+PriceTableOpt = Annotated[
+    str | None,
+    typer.Option(help="JSON or a JSON file: model -> \\[usd_in, usd_out] per million tokens."),
+]
 
 
 @app.callback()
@@ -139,19 +153,15 @@ def ask(
     k: Annotated[int, typer.Option("-k", min=1, max=100)] = 10,
     answer: Annotated[bool, typer.Option("--answer/--no-answer")] = False,
     max_steps: Annotated[int | None, typer.Option(help="Traversal budget.")] = None,
-    ablation: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="no_backtracking | no_llm_traversal | no_global_hop | fixed_granularity | "
-            "no_planner (repeatable)"
-        ),
-    ] = None,
+    ablation: AblationOpt = None,
+    vision: VisionOpt = None,
+    price_table: PriceTableOpt = None,
     chroma_url: ChromaOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run FiF on a question; print the ranking, the step trace and the cost."""
     from graph_agent.replay import ask_checkpointed
-    from state.context import Context
+    from state.context import Context, price_table_from
     from tools.corpus_index import open_index
 
     overrides = {
@@ -164,6 +174,8 @@ def ask(
         "answer": answer,
         "max_steps": max_steps,
         "chroma_url": chroma_url,
+        "vision": vision,
+        "price_table": price_table_from(price_table, "--price-table") if price_table else None,
         **{name: True for name in ablation or []},
     }
     context = Context.from_env(overrides)

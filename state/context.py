@@ -126,7 +126,7 @@ def price_table_from(value: str, source: str) -> PriceTable:
     if not value.lstrip().startswith("{"):
         path = Path(value).expanduser()
         if not path.is_file():
-            raise setting_error(source, value, f"neither a JSON object nor a file: {value!r}")
+            raise setting_error(source, value, "neither a JSON object nor an existing file")
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as err:

@@ -42,7 +42,7 @@ def test_a_price_table_file_is_read(tmp_path: Path) -> None:
         ('{"my-model": 5}', "my-model"),
         ('{"my-model": [1, 2, 3]}', "my-model"),
         ('{"my-model": ["cheap", 2]}', "my-model"),
-        ("no/such/prices.json", "neither a JSON object nor a file"),
+        ("no/such/prices.json", "neither a JSON object nor an existing file"),
     ],
     ids=["bad-json", "not-a-pair", "three-prices", "not-a-number", "missing-file"],
 )
