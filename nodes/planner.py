@@ -59,16 +59,27 @@ def planner(state: FiFState, runtime: Runtime[Context]) -> PlannerUpdate:
     )
     known = {s["text"].strip().lower() for s in existing}
     fresh = [t for t in decided.value if t.strip().lower() not in known][:MAX_REPLAN_TASKS]
-    update: PlannerUpdate = {
+    return {
         "subqueries": _subqueries(fresh, len(existing), "replan"),
         "cost": meter.as_dict(),
+        **_edge_replan(state),
         **fallbacks_of("planner", decided),
     }
+
+
+class EdgeReplan(TypedDict, total=False):
+    """The decision record of a replan that no orchestrator decision asked for."""
+
+    decisions: list[Action]
+
+
+def _edge_replan(state: FiFState) -> EdgeReplan:
+    """Record a replan the evaluator's edge asked for; the orchestrator records its own."""
     asked = state.get("next_action")
-    if asked is None or asked["kind"] != "replan":  # the evaluator's edge sent us here
-        worked_on = last_subquery_index(state)
-        update["decisions"] = [replan_action(f"subquery {worked_on} failed from several anchors")]
-    return update
+    if asked is not None and asked["kind"] == "replan":
+        return {}
+    worked_on = last_subquery_index(state)
+    return {"decisions": [replan_action(f"subquery {worked_on} failed from several anchors")]}
 
 
 def _initial_plan(
