@@ -47,7 +47,12 @@ class Context(BaseModel):
     max_steps: int = Field(8, ge=1, le=50, description="Budget: traversals per run.")
     max_llm_calls: int = Field(30, ge=0, le=500, description="Budget: LLM calls per run.")
     max_tokens: int = Field(200_000, ge=0, description="Budget: LLM tokens per run.")
-    max_seconds: float = Field(180.0, gt=0, description="Budget: wall time per run.")
+    max_seconds: float = Field(
+        180.0,
+        gt=0,
+        description="Budget: the run's working time (wall time inside its nodes); "
+        "pauses between checkpoints do not count.",
+    )
 
     backtrack_after_failures: int = Field(
         2, ge=1, le=10, description="Consecutive failures that trigger backtracking."
