@@ -20,7 +20,7 @@ from corpus_builder.prompts import (
     SUMMARY_SYSTEM,
     SUMMARY_USER,
 )
-from corpus_builder.summaries import SummaryFailure, clip
+from corpus_builder.summaries import SUMMARY_MAX_CHARS, SummaryFailure, clip
 from state.context import Context
 from state.corpus import Component, Document
 from state.render import table_text
@@ -33,6 +33,10 @@ logger = logging.getLogger(__name__)
 SUMMARY_INPUT_CHARS = 6000
 """Document text sent per call: enough for a page's lead and tables, small for local models."""
 TABLE_ROWS = 5
+LOCAL_MAX_OUTPUT_TOKENS = 256
+"""Reply cap for the in-process model: a summary needs ~130 tokens, and a small model that
+loops would otherwise run to the server's cap and past the call timeout on 2 cores. Hosted
+models get no cap: reasoning models spend output tokens before they answer."""
 MIN_BLOCK_CHARS = 200
 """A component cut shorter than this is left out rather than sent as a stub."""
 
@@ -44,6 +48,9 @@ class DocumentSummary(BaseModel):
         min_length=1,
         description=f"At most {SUMMARY_MAX_WORDS} words of plain prose: what the document is "
         "about and which facts its paragraphs, tables and images hold.",
+        # In the schema only: servers that turn the schema into a grammar (llama.cpp) then
+        # close the string in time; a longer reply from any other model is cut, not refused.
+        json_schema_extra={"maxLength": SUMMARY_MAX_CHARS},
     )
 
     @field_validator("summary")
@@ -101,12 +108,14 @@ class LLMSummarizer:
             )
         except LLMFailure as failure:
             raise SummaryFailure(str(failure)) from failure
-        return clip(reply.summary)
+        return clip(whole_sentences(reply.summary))
 
     def caller(self) -> StructuredCaller:
         """Return the structured caller, loading the chat model the first time."""
         if self._caller is None:
             model, name = load_chat_model(self.context)
+            if self.context.backend == "local":
+                model = model.bind(max_tokens=LOCAL_MAX_OUTPUT_TOKENS)
             self._caller = StructuredCaller(
                 model,
                 name,
@@ -123,6 +132,15 @@ class LLMSummarizer:
             "input_tokens": self.meter.input_tokens,
             "output_tokens": self.meter.output_tokens,
         }
+
+
+def whole_sentences(text: str) -> str:
+    """Drop an unfinished last sentence (a reply that ran into its length limit)."""
+    text = text.strip()
+    if text.endswith((".", "!", "?", '"', ")")):
+        return text
+    end = max(text.rfind(". "), text.rfind("! "), text.rfind("? "))
+    return text[: end + 1] if end > len(text) // 2 else text
 
 
 def model_label(context: Context) -> str:

@@ -78,8 +78,7 @@ def summarize_documents(
     run, writer = SummaryRun(), _Writer(summarizer)
     saved_at = time.monotonic()
     for document in documents:
-        by_summarizer = store.summaries.setdefault(document.doc_id, {})
-        stored = by_summarizer.get(summarizer.summarizer_id)
+        stored = store.summaries.get(document.doc_id, {}).get(summarizer.summarizer_id)
         if stored is not None and stored.digest == digests[document.doc_id]:
             run.summaries[document.doc_id] = stored.text
             run.counts["reused"] += 1
@@ -88,8 +87,8 @@ def summarize_documents(
         run.summaries[document.doc_id] = text
         run.counts["written" if written else "fallback"] += 1
         if written:
-            by_summarizer[summarizer.summarizer_id] = StoredSummary(
-                digest=digests[document.doc_id], text=text
+            store.summaries.setdefault(document.doc_id, {})[summarizer.summarizer_id] = (
+                StoredSummary(digest=digests[document.doc_id], text=text)
             )
             if time.monotonic() - saved_at > SAVE_EVERY_S:
                 save_summaries(path, store)

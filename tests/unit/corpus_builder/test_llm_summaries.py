@@ -15,7 +15,13 @@ from pydantic import Field
 from typer.testing import CliRunner
 
 from corpus_builder.build import BuildOptions, build
-from corpus_builder.llm_summaries import LLMSummarizer, summary_request
+from corpus_builder.llm_summaries import (
+    LOCAL_MAX_OUTPUT_TOKENS,
+    DocumentSummary,
+    LLMSummarizer,
+    summary_request,
+    whole_sentences,
+)
 from corpus_builder.prompts import SUMMARY_SYSTEM
 from corpus_builder.summaries import (
     SUMMARY_MAX_CHARS,
@@ -39,6 +45,7 @@ class SummaryModel(BaseChatModel):
 
     replies: dict[str, list[Reply]] = Field(default_factory=dict)
     calls: list[str] = Field(default_factory=list)
+    options: list[dict[str, Any]] = Field(default_factory=list)
 
     @property
     def _llm_type(self) -> str:
@@ -51,6 +58,7 @@ class SummaryModel(BaseChatModel):
         request = str(next(m for m in messages if isinstance(m, HumanMessage)).content)
         title = request.splitlines()[0].removeprefix("Title: ")
         self.calls.append(title)
+        self.options.append(kw)
         queue = self.replies.get(title, [])
         reply = queue.pop(0) if queue else json.dumps({"summary": f"All about {title}."})
         text = reply(request) if callable(reply) else reply
@@ -193,3 +201,34 @@ def test_fif_build_writes_llm_summaries_from_the_command_line(
     )
     assert result.exit_code == 0, result.output
     assert Manifest.load(tmp_path / "i").summaries["written"] == 8 and len(model.calls) == 8
+
+
+def test_the_local_model_gets_a_reply_cap_and_the_schema_a_length_bound(
+    model: SummaryModel,
+) -> None:
+    spec = register_chat_model(fresh_name(), model)
+    summarizer = load_summarizer("local", Context(chat_model=spec))
+    summarizer.summarize(Document("radium", "Radium"))
+    assert model.options[0]["max_tokens"] == LOCAL_MAX_OUTPUT_TOKENS
+    assert model.options[0]["response_format"]["json_schema"]["name"] == "DocumentSummary"
+    schema = DocumentSummary.model_json_schema()["properties"]["summary"]
+    assert schema["maxLength"] == SUMMARY_MAX_CHARS
+    hosted = SummaryModel()
+    summarizer_for(hosted).summarize(Document("radium", "Radium"))
+    assert "max_tokens" not in hosted.options[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Radium is element 88. It glows", "Radium is element 88."),
+        ("Radium is element 88. It glows.", "Radium is element 88. It glows."),
+        (
+            "Radium. It is element 88 and glows faintly",
+            "Radium. It is element 88 and glows faintly",
+        ),
+        ("Radium is element 88", "Radium is element 88"),
+    ],
+)
+def test_an_unfinished_last_sentence_is_dropped(text: str, expected: str) -> None:
+    assert whole_sentences(text) == expected

@@ -85,3 +85,22 @@ def test_the_digest_ignores_where_a_document_came_from() -> None:
     moved = Document("a", "A", components=doc("a").components, source="corpus.jsonl:9")
     assert document_digest(moved) == document_digest(doc("a"))
     assert document_digest(doc("a", "Other.")) != document_digest(doc("a"))
+
+
+def test_a_killed_run_keeps_the_summaries_written_so_far(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(summary_store, "SAVE_EVERY_S", -1.0)  # save after every summary
+
+    class Killed(Flaky):
+        def summarize(self, document: Document) -> str:
+            if document.doc_id == "c":
+                raise KeyboardInterrupt("kill -9")
+            return super().summarize(document)
+
+    path = tmp_path / "summaries.json"
+    with pytest.raises(KeyboardInterrupt):
+        summarize_documents([doc("a"), doc("b"), doc("c")], Killed(), path)
+    resumed = Flaky()
+    summarize_documents([doc("a"), doc("b"), doc("c")], resumed, path)
+    assert resumed.asked == ["c"]
