@@ -24,9 +24,9 @@ from corpus_builder.summaries import SUMMARY_MAX_CHARS, SummaryFailure, clip
 from state.context import Context
 from state.corpus import Component, Document
 from state.render import table_text
-from tools.chat_models import REGISTERED_PREFIX, load_chat_model, packaged_smollm2
+from tools.chat_models import REGISTERED_PREFIX, packaged_smollm2
 from tools.cost import CostMeter
-from tools.llm_calls import LLMFailure, StructuredCaller
+from tools.llm_calls import LLMFailure, StructuredCaller, caller_for
 
 logger = logging.getLogger(__name__)
 
@@ -113,16 +113,8 @@ class LLMSummarizer:
     def caller(self) -> StructuredCaller:
         """Return the structured caller, loading the chat model the first time."""
         if self._caller is None:
-            model, name = load_chat_model(self.context)
-            if self.context.backend == "local":
-                model = model.bind(max_tokens=LOCAL_MAX_OUTPUT_TOKENS)
-            self._caller = StructuredCaller(
-                model,
-                name,
-                self.context.llm_retries,
-                self.context.llm_backoff_s,
-                dict(self.context.price_table),
-            )
+            local = self.context.backend == "local"
+            self._caller = caller_for(self.context, LOCAL_MAX_OUTPUT_TOKENS if local else None)
         return self._caller
 
     def usage(self) -> dict[str, Any]:

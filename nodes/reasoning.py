@@ -19,10 +19,9 @@ from state.context import Context
 from state.fif_state import FiFState
 from state.render import table_text
 from state.views import llm_calls, tokens
-from tools.chat_models import load_chat_model
 from tools.cost import CostMeter
 from tools.layered_graph import LayeredGraph
-from tools.llm_calls import LLMFailure, StructuredCaller
+from tools.llm_calls import LLMFailure, StructuredCaller, caller_for
 
 logger = logging.getLogger(__name__)
 
@@ -38,14 +37,6 @@ class Decided:
     value: Any
     decided_by: str
     note: str = ""
-
-
-def caller_for(context: Context) -> StructuredCaller:
-    """Return a structured caller of the context's chat model (the model itself is cached)."""
-    model, name = load_chat_model(context)
-    return StructuredCaller(
-        model, name, context.llm_retries, context.llm_backoff_s, dict(context.price_table)
-    )
 
 
 def llm_budget_left(state: FiFState, context: Context) -> bool:

@@ -17,7 +17,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from tools.chat_models import cut_off_errors, transient_errors
+from state.context import Context
+from tools.chat_models import cut_off_errors, load_chat_model, transient_errors
 from tools.cost import CostMeter
 
 logger = logging.getLogger(__name__)
@@ -147,3 +148,16 @@ class StructuredCaller:
             int(usage.get("output_tokens", 0)),
             self.prices,
         )
+
+
+def caller_for(context: Context, max_tokens: int | None = None) -> StructuredCaller:
+    """Return a structured caller of the context's chat model (the model itself is cached).
+
+    `max_tokens` caps each reply, for models that may loop until their context is full.
+    """
+    model, name = load_chat_model(context)
+    if max_tokens is not None:
+        model = model.bind(max_tokens=max_tokens)
+    return StructuredCaller(
+        model, name, context.llm_retries, context.llm_backoff_s, dict(context.price_table)
+    )

@@ -34,9 +34,8 @@ from state.lilac_state import (
     Modality,
     ModalitySelection,
 )
-from tools.chat_models import load_chat_model
 from tools.cost import CostMeter
-from tools.llm_calls import LLMFailure, StructuredCaller
+from tools.llm_calls import LLMFailure, StructuredCaller, caller_for
 
 logger = logging.getLogger(__name__)
 
@@ -157,11 +156,7 @@ def decomposer_for(context: LilacContext) -> Decomposer:
     offline = OfflineDecomposer(limit)
     if not llm_enabled(context) or context.max_llm_calls == 0:
         return offline
-    model, name = load_chat_model(context)
-    caller = StructuredCaller(
-        model, name, context.llm_retries, context.llm_backoff_s, dict(context.price_table)
-    )
-    return LLMDecomposer(caller, offline, context.modality_selection)
+    return LLMDecomposer(caller_for(context), offline, context.modality_selection)
 
 
 class DecomposerUpdate(TypedDict, total=False):
