@@ -29,9 +29,11 @@ from corpus_builder.splitters import (
 from corpus_builder.summaries import ExtractiveSummarizer, Summarizer
 from corpus_builder.summary_store import summarize_documents
 from state.corpus import Document, IngestReport, Subcomponent
+from tools.calibration import estimate_calibration
 from tools.embedders import DEFAULT_TEXT_EMBEDDER, Embedder, ImageEmbedder, load_embedder
 from tools.errors import ConfigError, CorpusFormatError, IndexMismatchError
 from tools.index import ChromaLayers, collection_prefix
+from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, EmbedderInfo, Manifest, Problem
 
 logger = logging.getLogger(__name__)
@@ -105,12 +107,11 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
         documents,
         subcomponents,
         run.summaries,
-        text_embedder,
-        image_embedder,
+        graph,
+        (text_embedder, image_embedder),
         options,
     )
-    clock.timings["embed"] = stats.embed_seconds
-    clock.timings["index"] = stats.index_seconds
+    clock.timings.update(embed=stats.embed_seconds, index=stats.index_seconds)
     clock.timings["total"] = time.perf_counter() - started
     _finish_manifest(manifest, report, stats, clock.timings)
     manifest.save(index_dir)
@@ -177,10 +178,12 @@ def _index(
     documents: list[Document],
     subcomponents: dict[str, list[Subcomponent]],
     summaries: dict[str, str],
-    text: Embedder,
-    image: Embedder | None,
+    graph: LayeredGraph,
+    embedders: tuple[Embedder, Embedder | None],
     options: BuildOptions,
 ) -> EmbedStats:
+    """Sync every layer collection; with image vectors, calibrate their scores too."""
+    text, image = embedders
     layers = ChromaLayers.open(index_dir, options.chroma_url, manifest.name)
     if options.rebuild:
         for layer in ("document", "component", "subcomponent", "image"):
@@ -199,6 +202,9 @@ def _index(
             "image", image_items(documents, subcomponents), image, embed=image_embed(image)
         )
         manifest.images_indexed_via = "image-embedder" if has_images else "none"
+        started = time.perf_counter()
+        manifest.image_calibration = estimate_calibration(graph, layers, text, image)
+        stats.index_seconds += time.perf_counter() - started
     else:
         manifest.images_indexed_via = "caption-text" if has_images else "none"
     return stats

@@ -99,12 +99,12 @@ def link_hop(
 def node_similarities(
     index: CorpusIndex, query: np.ndarray, nodes: Iterable[str], meter: CostMeter
 ) -> dict[str, float]:
-    """Return sim(q, node) for components and subcomponents, from the vector cache."""
+    """Return sim(q, node) for components and subcomponents (CorpusIndex.similarities)."""
     by_layer: dict[str, list[str]] = {"component": [], "subcomponent": []}
     for node in nodes:
         by_layer["component" if index.graph.node(node).layer == 1 else "subcomponent"].append(node)
     scores: dict[str, float] = {}
     with meter.timed("vector"):
         for layer, members in by_layer.items():
-            scores.update(index.cache.similarities(layer, query, members))  # type: ignore[arg-type]
+            scores.update(index.similarities(layer, query, members))  # type: ignore[arg-type]
     return scores

@@ -48,7 +48,11 @@ def anchor_region(history: Sequence[StepRecord], anchor: int | None) -> Region |
 def best_per_parent(
     index: CorpusIndex, query: np.ndarray, parents: Sequence[str], layer: str, meter: CostMeter
 ) -> dict[str, tuple[float, str]]:
-    """Score each parent by its best child at `layer` (SCORE_vec, exact, from the vector cache)."""
+    """Score each parent by its best child at `layer` (SCORE_vec, exact, from the vector cache).
+
+    Images and regions count by the better of their text and image vectors
+    (CorpusIndex.similarities).
+    """
     graph = index.graph
     owner: dict[str, str] = {}
     for parent in parents:
@@ -58,7 +62,7 @@ def best_per_parent(
             nodes = [child for node in nodes for child in graph.children(node)]
         owner.update({node: parent for node in nodes})
     with meter.timed("vector"):
-        sims = index.cache.similarities(layer, query, list(owner))  # type: ignore[arg-type]
+        sims = index.similarities(layer, query, list(owner))  # type: ignore[arg-type]
     best: dict[str, tuple[float, str]] = {}
     for node, score in sims.items():
         parent = owner[node]

@@ -1,18 +1,27 @@
-"""Open a built index once: manifest, layered graph, Chroma layers and the matching embedders."""
+"""Open a built index once: manifest, layered graph, Chroma layers and the matching embedders.
+
+Exact scoring of known nodes goes through `similarities` (one query) or
+`fold_image_scores` (a matrix of queries), and global search adds `image_hits`: with an
+image embedder these fold calibrated image-layer scores into the text scores
+(tools.image_scores); without one they are the text-layer cosines, at no extra cost.
+"""
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from tools.calibration import estimate_calibration
 from tools.embedders import Embedder, load_embedder
 from tools.errors import IndexMismatchError, IndexNotFoundError
-from tools.index import ChromaLayers
+from tools.image_scores import ImageScores, vector_key
+from tools.index import ChromaLayers, Hit, IndexLayer
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, Manifest
 from tools.vector_cache import VectorCache
@@ -32,6 +41,10 @@ class CorpusIndex:
     image_embedder: Embedder | None
     cache: VectorCache
     _query_cache: dict[tuple[str, str], np.ndarray] = field(default_factory=dict, repr=False)
+    _twins: dict[bytes, np.ndarray] = field(default_factory=dict, repr=False)
+    """Text-space query vector (its bytes) -> the same query in the image space."""
+    _images: ImageScores | None = field(default=None, repr=False)
+    _images_ready: bool = field(default=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -67,22 +80,73 @@ class CorpusIndex:
         if embedder is None:
             raise IndexMismatchError(f"{self.index_dir} has no {space} embedder")
         vector = embedder.embed([text])[0]
-        with self._lock:
-            if len(self._query_cache) > 4096:
-                self._query_cache.clear()
-            self._query_cache[key] = vector
+        self._remember(space, [text], [vector])
         return vector
 
     def embed_queries(self, texts: list[str]) -> list[np.ndarray]:
         """Embed several text queries in one batch, reusing cached ones."""
         missing = [t for t in dict.fromkeys(texts) if ("text", t) not in self._query_cache]
         if missing:
-            vectors = self.text_embedder.embed(missing)
-            with self._lock:
-                self._query_cache.update(
-                    {("text", t): v for t, v in zip(missing, vectors, strict=True)}
-                )
+            self._remember("text", missing, list(self.text_embedder.embed(missing)))
         return [self._query_cache[("text", t)] for t in texts]
+
+    def _remember(self, space: str, texts: list[str], vectors: list[np.ndarray]) -> None:
+        """Cache query vectors; text queries also get their image-space twins when needed."""
+        twins: list[np.ndarray] = []
+        if space == "text" and self.image_scores() is not None and self.image_embedder:
+            twins = list(self.image_embedder.embed(texts))
+        with self._lock:
+            if len(self._query_cache) > 4096:
+                self._query_cache.clear()
+                self._twins.clear()
+            self._query_cache.update({(space, t): v for t, v in zip(texts, vectors, strict=True)})
+            self._twins.update({vector_key(v): w for v, w in zip(vectors, twins, strict=False)})
+
+    def image_scores(self) -> ImageScores | None:
+        """Return the image scorer, calibrating once if the manifest has no calibration.
+
+        None without an image embedder or without image vectors in the index.
+        """
+        if self.image_embedder is None:
+            return None
+        with self._lock:
+            if not self._images_ready:
+                calibration = self.manifest.image_calibration or estimate_calibration(
+                    self.graph, self.layers, self.text_embedder, self.image_embedder
+                )
+                if calibration is not None:
+                    self._images = ImageScores(self.cache, self.layers, calibration, self._twin)
+                self._images_ready = True
+            return self._images
+
+    def _twin(self, vector: np.ndarray) -> np.ndarray | None:
+        return self._twins.get(vector_key(vector))
+
+    def similarities(
+        self, layer: IndexLayer, query: np.ndarray, node_ids: Sequence[str]
+    ) -> dict[str, float]:
+        """Return the score of each known node of a layer (unknown ids omitted).
+
+        A node's score is its cosine to the query; an image or region with an image
+        vector scores the max of that and its calibrated image score.
+        """
+        scores = self.cache.similarities(layer, query, node_ids)
+        images = self.image_scores() if layer != "document" else None
+        return scores if images is None else images.fold(scores, query, node_ids)
+
+    def fold_image_scores(
+        self, row_ids: Sequence[str], scores: np.ndarray, queries: np.ndarray
+    ) -> np.ndarray:
+        """Raise text scores (rows × queries) of image rows to their calibrated image scores."""
+        images = self.image_scores()
+        return scores if images is None else images.fold_matrix(row_ids, scores, queries)
+
+    def image_hits(
+        self, granularity: str, query: np.ndarray, n: int, doc_ids: Sequence[str] | None
+    ) -> list[Hit]:
+        """Return image-layer hits at a granularity on the text scale ([] without images)."""
+        images = self.image_scores()
+        return [] if images is None else images.hits(granularity, query, n, doc_ids)
 
 
 @lru_cache(maxsize=4)

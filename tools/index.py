@@ -176,15 +176,27 @@ class ChromaLayers:
         return int(self.collection(layer).count())
 
     def query(
-        self, layer: IndexLayer, vector: np.ndarray, n: int, doc_ids: Sequence[str] | None = None
+        self,
+        layer: IndexLayer,
+        vector: np.ndarray,
+        n: int,
+        doc_ids: Sequence[str] | None = None,
+        kinds: Sequence[str] | None = None,
     ) -> list[Hit]:
-        """Return up to n nearest nodes of a layer, optionally only inside some documents."""
+        """Return up to n nearest nodes of a layer, optionally only inside some documents.
+
+        `kinds` keeps only vectors of those node kinds (the image layer holds both images
+        and regions).
+        """
         collection = self.collection(layer)
-        where: dict[str, Any] | None = None
+        clauses: list[dict[str, Any]] = []
         if doc_ids is not None:
             if not doc_ids:
                 return []
-            where = {"doc_id": {"$in": list(doc_ids)}}
+            clauses.append({"doc_id": {"$in": list(doc_ids)}})
+        if kinds is not None:
+            clauses.append({"type": {"$in": list(kinds)}})
+        where = clauses[0] if len(clauses) == 1 else {"$and": clauses} if clauses else None
         n = min(n, collection.count())
         if n <= 0:
             return []

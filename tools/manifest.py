@@ -9,6 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
+from tools.calibration import ScoreCalibration
 from tools.errors import IndexNotFoundError
 
 MANIFEST_FILE = "manifest.json"
@@ -54,6 +55,11 @@ class Manifest(BaseModel):
     text_embedder: EmbedderInfo
     image_embedder: EmbedderInfo | None = None
     images_indexed_via: Literal["image-embedder", "caption-text", "none"] = "none"
+    image_calibration: ScoreCalibration | None = Field(
+        default=None,
+        description="How image-embedder scores map onto the text scale (tools.calibration); "
+        "None without image vectors",
+    )
     chroma_url: str | None = None
     options: dict[str, str | int | float | bool] = Field(default_factory=dict)
     summaries: dict[str, int] = Field(

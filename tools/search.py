@@ -2,7 +2,8 @@
 
 Documents can be scored at granularity document (their summary), component or
 subcomponent; components at component or subcomponent. Scoring runs over the whole
-corpus or only inside a given set of documents (a local hop).
+corpus or only inside a given set of documents (a local hop). With an image embedder,
+images and regions also match by their image vectors (tools.image_scores).
 """
 
 from __future__ import annotations
@@ -51,14 +52,36 @@ def score_vec(
     vector = _vector(index, query, meter)
     n = _hits_needed(index, target, granularity, k, doc_ids)
     while True:
-        with meter.timed("vector"):
-            hits = index.layers.query(granularity, vector, n, doc_ids)
+        hits, exhausted = layer_hits(index, vector, granularity, n, doc_ids, meter)
         found = aggregate(index, hits, target, granularity, k)
         # Many hits can share an ancestor (a long table's rows): ask for more until k
         # distinct ancestors are found or the layer (or MAX_HITS) is exhausted.
-        if len(found) >= k or len(hits) < n or n >= MAX_HITS:
+        if len(found) >= k or exhausted or n >= MAX_HITS:
             return found
         n = min(MAX_HITS, n * 2)
+
+
+def layer_hits(
+    index: CorpusIndex,
+    vector: np.ndarray,
+    granularity: Granularity,
+    n: int,
+    doc_ids: Sequence[str] | None,
+    meter: CostMeter,
+) -> tuple[list[Hit], bool]:
+    """Return up to n layer-g hits, best first, and whether the layer ran out.
+
+    With an image embedder, the image layer's images (component granularity) or regions
+    (subcomponent granularity) are queried too and merged on the text scale, so an image
+    counts by the better of its caption and its pixels.
+    """
+    with meter.timed("vector"):
+        hits = index.layers.query(granularity, vector, n, doc_ids)
+        images = index.image_hits(granularity, vector, n, doc_ids)
+    exhausted = len(hits) < n and len(images) < n
+    if not images:
+        return hits, exhausted
+    return sorted([*hits, *images], key=lambda hit: -hit.score), exhausted
 
 
 def aggregate(
@@ -117,11 +140,11 @@ def similarities(
     node_ids: Sequence[str],
     meter: CostMeter | None = None,
 ) -> dict[str, float]:
-    """Return the exact cosine similarity of the query to given nodes of one layer."""
+    """Return exact scores of the query for given nodes of one layer (see CorpusIndex)."""
     meter = meter or CostMeter()
     vector = _vector(index, query, meter)
     with meter.timed("vector"):
-        return index.cache.similarities(granularity, vector, node_ids)
+        return index.similarities(granularity, vector, node_ids)
 
 
 def dense_search(

@@ -109,6 +109,7 @@ def component_profiles(
     A component's evidence rows S(C) are its subcomponents (Eq. 6); its own component
     vector is added when `include_component` is set (the authors' code does), and always
     when it has no subcomponents, so every component present in the index can be scored.
+    Images and regions count by the better of their text and image vectors.
     """
     graph = index.graph
     children = {c: graph.children(c) for c in components}
@@ -118,6 +119,7 @@ def component_profiles(
         )
         comp_ids, comp_matrix = index.cache.matrix("component", list(components))
         scores = np.concatenate([sub_matrix, comp_matrix]) @ subqueries.T
+        scores = index.fold_image_scores([*sub_ids, *comp_ids], scores, subqueries)
     row_of = {node: row for row, node in enumerate([*sub_ids, *comp_ids])}
     owners: list[str] = []
     row_ids: list[str] = []
