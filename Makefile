@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 INDEX ?= .fif/sample-index
 QUESTION ?= Which team in the 2003-2004 Kategoria Superiore is the oldest club in Albania and played at a stadium previously known as Vojo Kushi Stadium ?
 
-.PHONY: install demo test unit integration lint bench-build bench-fif bench-eval clean
+.PHONY: install demo test unit integration lint bench-build bench-eval clean
 
 install: $(VENV)/.installed
 
@@ -41,14 +41,13 @@ lint: install
 	$(BIN)/mypy graph_agent nodes tools state corpus_builder evals
 	$(BIN)/ruff format --check .
 
+# A cold build of the dev bundle (then reused by bench-eval), embedding throughput, dense quality.
 bench-build: install
-	$(BIN)/python benchmarks/build_bench.py ../shared/data/ottqa-dev200
+	$(BIN)/python benchmarks/build_bench.py ../shared/data/ottqa-dev200 --index .fif/bench/ottqa-dev200
 
-bench-fif: install
-	$(BIN)/python benchmarks/eval_bench.py ../shared/data/ottqa-dev200 ../shared/data/hotpotqa-train100 --systems dense,fif --ablations
-
+# dense, LILaC, FiF and its ablations on both dev bundles in one run, then a kill -9 and resume.
 bench-eval: install
-	$(BIN)/python benchmarks/eval_bench.py ../shared/data/ottqa-dev200 ../shared/data/hotpotqa-train100 --systems dense,lilac,fif --kill-resume
+	$(BIN)/python benchmarks/eval_bench.py ../shared/data/ottqa-dev200 ../shared/data/hotpotqa-train100 --systems dense,lilac,fif --ablations --kill-resume
 
 clean:
 	rm -rf .fif runs

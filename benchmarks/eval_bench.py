@@ -51,6 +51,7 @@ def main() -> None:
         run(systems, bundle, index_dir, out_dir, progress=True)
         files = write_report(out_dir)
         print(f"\n## {bundle.name}\n\n{files.markdown}\nfiles: {out_dir}")
+        print(json.dumps(against_dense(files.report), indent=1))
         if args.kill_resume:
             print(kill_and_resume(bundle, index_dir, systems, out_dir, args.out))
 
@@ -97,6 +98,29 @@ def kill_and_resume(
         },
         indent=1,
     )
+
+
+def against_dense(report: Report) -> dict[str, dict[str, float]]:
+    """Return each system's latency p50/p95 and quality as differences or ratios to dense."""
+    by_name = {system.system: system for system in report.systems}
+    dense = by_name.get("dense")
+    if dense is None:
+        return {}
+    result = {}
+    for name, system in by_name.items():
+        result[name] = {
+            "p50_ratio": round(
+                system.efficiency["latency_p50_ms"] / dense.efficiency["latency_p50_ms"], 2
+            ),
+            "p95_ratio": round(
+                system.efficiency["latency_p95_ms"] / dense.efficiency["latency_p95_ms"], 2
+            ),
+            **{
+                f"{key}_minus_dense": round(system.quality[key] - dense.quality[key], 3)
+                for key in ("R@10", "AllGold@10", "MRR@10")
+            },
+        }
+    return result
 
 
 def _quality(report: Report) -> list[tuple[str, dict[str, float]]]:
