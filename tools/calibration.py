@@ -16,11 +16,12 @@ first two moments, i.e. by keeping its z-score:
 
     s' = μ_t + σ_t · (s − μ_i) / σ_i
 
-The map is affine and increasing, so the ranking of images among themselves is kept; an
-image match as unusual (in standard deviations) as a text match scores the same. It
-matches means and spreads only, not the tails. The builder stores the result in the
-manifest (`image_calibration`); an index built before that is calibrated once when it is
-opened, in memory.
+The map is affine and increasing, then clipped to the cosine range [-1, 1], so the
+ranking of images among themselves is kept inside that range; an image match as unusual
+(in standard deviations) as a text match scores the same. It matches means and spreads
+only, not the tails. The builder stores the result in the manifest
+(`image_calibration`); an index built before that is calibrated once when it is opened,
+in memory.
 """
 
 from __future__ import annotations
@@ -60,9 +61,13 @@ class ScoreCalibration(BaseModel):
     image_pairs: int = 0
 
     def to_text_scale(self, scores: np.ndarray) -> np.ndarray:
-        """Map CLIP text→image cosines onto the text model's scale (same z-score)."""
+        """Map CLIP text→image cosines onto the text model's scale (same z-score).
+
+        Results are clipped to [-1, 1], the range of the cosines they compete with.
+        """
         scale = self.text_std / self.image_std
-        return np.asarray(self.text_mean + (np.asarray(scores) - self.image_mean) * scale)
+        mapped = self.text_mean + (np.asarray(scores) - self.image_mean) * scale
+        return np.asarray(np.clip(mapped, -1.0, 1.0))
 
 
 def calibration_from_sims(text_sims: np.ndarray, image_sims: np.ndarray) -> ScoreCalibration | None:
