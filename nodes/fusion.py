@@ -79,12 +79,12 @@ def residual_fit(
     by_source: dict[str, list[str]] = {}
     for source, target in pairs:
         by_source.setdefault(source, []).append(target)
+    texts = {source: full_text(index, source) for source in by_source}
+    with meter.timed("embedding"):  # one batch: a call per source costs more than the work
+        vectors = index.embed_queries([residual_text(question, [t]) for t in texts.values()])
     result: dict[tuple[str, str], float] = {}
-    for source, targets in by_source.items():
-        text = full_text(index, source)
-        weight = coverage(question, text)  # a residual is only as sharp as the source is on topic
-        with meter.timed("embedding"):
-            vector = index.embed_query(residual_text(question, [text]))
+    for (source, targets), vector in zip(by_source.items(), vectors, strict=True):
+        weight = coverage(question, texts[source])  # a residual is as sharp as its source
         for target, (value, _) in component_scores(index, vector, targets, meter).items():
             result[(source, target)] = weight * value
     return result
