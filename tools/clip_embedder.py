@@ -34,15 +34,21 @@ class ClipEmbedder:
         self.model.eval()
         self.model_id = f"clip:{Path(path).name}"
         self.dim = int(self.model.config.projection_dim or 0)
+        self.max_tokens = int(self.model.config.text_config.max_position_embeddings)
+        """A tokenizer may not know the limit (model_max_length unset); the model does."""
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed texts with CLIP's text tower."""
+        """Embed texts with CLIP's text tower, cut to the model's position limit (77 tokens)."""
         import torch
 
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         inputs = self.processor(
-            text=list(texts), return_tensors="pt", padding=True, truncation=True
+            text=list(texts),
+            return_tensors="pt",
+            padding=True,
+            truncation=True,
+            max_length=self.max_tokens,
         )
         with torch.no_grad():
             vectors = self.model.get_text_features(**inputs)

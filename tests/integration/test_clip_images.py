@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 
 from corpus_builder.build import BuildOptions, build
+from tools.calibration import ScoreCalibration
 from tools.corpus_index import CorpusIndex
 from tools.index import ChromaLayers
+from tools.search import dense_search
 
 pytestmark = pytest.mark.integration
 
@@ -85,3 +87,43 @@ def test_images_and_regions_are_indexed_by_the_image_embedder(
 
     again = build(MINI, tmp_path / "index", options)
     assert again.embedding["image_unchanged"] == 5 and "image_written" not in again.embedding
+    assert again.image_calibration == manifest.image_calibration  # same corpus, same numbers
+
+
+@pytest.fixture(scope="module")
+def clip_index(tiny_clip: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The mini bundle indexed with the packaged text model and the tiny CLIP (read only)."""
+    index_dir = tmp_path_factory.mktemp("clip_index")
+    options = BuildOptions(image_embedder=f"clip:{tiny_clip}", show_progress=False)
+    build(MINI, index_dir, options)
+    return index_dir
+
+
+def test_search_scores_images_by_caption_or_calibrated_image_vector(clip_index: Path) -> None:
+    index = CorpusIndex.open(clip_index)
+    calibration = index.manifest.image_calibration
+    assert calibration is not None and calibration.image_std > 0 and calibration.text_std > 0
+    question = "yellow and red stripes"
+    components = len(list(index.graph.nodes_at(1)))
+    found = {n.node_id: n for n in dense_search(index, question, "component", k=components)}
+    caption = index.layers.vectors("component", ["warsaw::i0"])["warsaw::i0"]
+    pixels = index.layers.vectors("image", ["warsaw::i0"])["warsaw::i0"]
+    text_score = float(caption @ index.embed_query(question))
+    clip = float(pixels @ index.embed_query(question, space="image"))
+    image_score = float(calibration.to_text_scale(np.array(clip)))
+    assert found["warsaw::i0"].score == pytest.approx(max(text_score, image_score), abs=1e-4)
+
+
+def test_a_picture_can_win_by_its_image_vector(clip_index: Path) -> None:
+    index = CorpusIndex.open(clip_index)
+    assert index.manifest.image_calibration is not None
+    # a random CLIP's scores mean nothing, so lift them: with a calibration that puts every
+    # image match above any text match, the picture must lead through the image layer
+    # (its own vector, or a region's) even for a question its caption does not match
+    lifted = ScoreCalibration(text_mean=0.99, text_std=1e-6, image_mean=0.0, image_std=1.0)
+    index.manifest = index.manifest.model_copy(update={"image_calibration": lifted})
+    question = "Who discovered radium in 1898?"
+    for granularity, evidence in (("component", ["warsaw::i0"]), ("subcomponent", IMAGE_NODES)):
+        top = dense_search(index, question, granularity, k=3)[0]  # type: ignore[arg-type]
+        assert (top.node_id, top.kind) == ("warsaw::i0", "image")
+        assert top.evidence in evidence and top.score == pytest.approx(0.99, abs=1e-3)
