@@ -34,7 +34,8 @@ class ClipEmbedder:
         self.model.eval()
         self.model_id = f"clip:{Path(path).name}"
         self.dim = int(self.model.config.projection_dim or 0)
-        self.max_tokens = int(self.model.config.text_config.max_position_embeddings)
+        text_config: Any = self.model.config.text_config
+        self.max_tokens = int(text_config.max_position_embeddings)
         """A tokenizer may not know the limit (model_max_length unset); the model does."""
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
