@@ -20,8 +20,14 @@ from evals.datasets.bundle import ConversionReport, CorpusDraft, finish
 from evals.datasets.images import ImageCopier
 from evals.datasets.mmqa import ANSWER_SOURCES, answer_strings
 from evals.datasets.mmqa_collections import Collections, load_pages, select_pages
-from evals.datasets.raw import ProblemLog, find_raw_file, iter_jsonl, load_json
-from tools.errors import ConfigError, DatasetFormatError
+from evals.datasets.raw import (
+    ProblemLog,
+    check_split_and_limit,
+    find_raw_file,
+    iter_jsonl,
+    load_json,
+)
+from tools.errors import DatasetFormatError
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +57,7 @@ def convert(
         ConfigError: If the split is unknown or limit < 1.
         DatasetFormatError: If a raw file is missing or unreadable, or no question converts.
     """
-    _check_args(split, limit)
+    check_split_and_limit("MMCoQA", split, SPLITS, limit)
     problems = ProblemLog()
     question_file, qrels, turns = _read_split(raw_dir, split, limit, problems)
     draft, images = _load_corpus(raw_dir, turns, limit, out_dir, images_dir, problems)
@@ -75,12 +81,6 @@ def convert(
         extra_stats=extra,
     )
 
-
-def _check_args(split: str, limit: int | None) -> None:
-    if split not in SPLITS:
-        raise ConfigError(f"MMCoQA split {split!r} is unknown; use one of {', '.join(SPLITS)}")
-    if limit is not None and limit < 1:
-        raise ConfigError(f"limit must be at least 1 or None, got {limit}")
 
 
 Evidence = list[tuple[str | None, str]]

@@ -21,13 +21,13 @@ from evals.datasets.images import ImageCopier
 from evals.datasets.mmqa_collections import Collections, load_pages, select_pages
 from evals.datasets.raw import (
     ProblemLog,
+    check_split_and_limit,
     dict_field,
     find_raw_file,
     iter_jsonl,
     list_field,
     str_field,
 )
-from tools.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ def convert(
         ConfigError: If the split is not one with gold labels, or limit < 1.
         DatasetFormatError: If a raw file is missing or unreadable, or no question converts.
     """
-    _check_args(split, limit)
+    check_split_and_limit("MMQA", split, SPLITS, limit, "the test split has no gold labels")
     problems = ProblemLog()
     names = [f"MMQA_{split}.jsonl.gz", f"MMQA_{split}.jsonl", f"MultiModalQA_{split}.jsonl.gz"]
     question_file = find_raw_file(raw_dir, names, f"MMQA {split} questions")
@@ -90,15 +90,6 @@ def convert(
         extra_stats=extra,
     )
 
-
-def _check_args(split: str, limit: int | None) -> None:
-    if split not in SPLITS:
-        raise ConfigError(
-            f"MMQA split {split!r} is not supported; use one of {', '.join(SPLITS)} "
-            "(the test split has no gold labels)"
-        )
-    if limit is not None and limit < 1:
-        raise ConfigError(f"limit must be at least 1 or None, got {limit}")
 
 
 def _read_questions(

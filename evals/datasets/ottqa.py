@@ -24,6 +24,7 @@ from evals.datasets.images import ImageCopier
 from evals.datasets.progress import record_read
 from evals.datasets.raw import (
     ProblemLog,
+    check_split_and_limit,
     doc_id_from_url,
     find_raw_dir,
     find_raw_file,
@@ -32,7 +33,7 @@ from evals.datasets.raw import (
     title_from_doc_id,
 )
 from state.ids import component_id
-from tools.errors import ConfigError, DatasetFormatError
+from tools.errors import DatasetFormatError
 
 logger = logging.getLogger(__name__)
 
@@ -88,8 +89,7 @@ def convert(
         ConfigError: If limit < 1.
         DatasetFormatError: If a raw file or folder is missing, or no question converts.
     """
-    if limit is not None and limit < 1:
-        raise ConfigError(f"limit must be at least 1 or None, got {limit}")
+    check_split_and_limit("OTT-QA", split, None, limit)
     question_file, entries, tables, requests = _open_raw(raw_dir, split)
     problems = ProblemLog()
     rejected: Counter[str] = Counter()

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from evals.datasets.progress import record_read
-from tools.errors import DatasetFormatError
+from tools.errors import ConfigError, DatasetFormatError
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +48,23 @@ class ProblemLog:
         if self.counts:
             summary = ", ".join(f"{kind}={count}" for kind, count in sorted(self.counts.items()))
             logger.warning("%s conversion finished with problems: %s", dataset, summary)
+
+
+def check_split_and_limit(
+    dataset: str, split: str, splits: Sequence[str] | None, limit: int | None, why: str = ""
+) -> None:
+    """Refuse a split the adapter cannot convert (saying why) and a limit below 1.
+
+    Raises:
+        ConfigError: If the split is not one of `splits` (None: any) or `limit` < 1.
+    """
+    if splits is not None and split not in splits:
+        raise ConfigError(
+            f"{dataset} split {split!r} is not supported; use one of {', '.join(splits)}"
+            + (f" ({why})" if why else "")
+        )
+    if limit is not None and limit < 1:
+        raise ConfigError(f"limit must be at least 1 or None, got {limit}")
 
 
 def find_raw_file(raw_dir: Path, candidates: Sequence[str], what: str) -> Path:

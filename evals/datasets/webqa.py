@@ -22,13 +22,14 @@ from evals.datasets.images import ImageCopier, find_image_file, image_suffix
 from evals.datasets.progress import record_read
 from evals.datasets.raw import (
     ProblemLog,
+    check_split_and_limit,
     doc_id_from_url,
     find_raw_file,
     list_field,
     load_json,
     str_field,
 )
-from tools.errors import ConfigError, DatasetFormatError
+from tools.errors import DatasetFormatError
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ def convert(
         ConfigError: If the split is unknown or limit < 1.
         DatasetFormatError: If the file is missing, not a JSON object, or no question converts.
     """
-    _check_args(split, limit)
+    check_split_and_limit("WebQA", split, list(SPLITS), limit, "the test file has no gold sources")
     path, data = _load_split_file(raw_dir)
     problems = ProblemLog()
     draft = CorpusDraft()
@@ -78,15 +79,6 @@ def convert(
         extra_stats=extra,
     )
 
-
-def _check_args(split: str, limit: int | None) -> None:
-    if split not in SPLITS:
-        raise ConfigError(
-            f"WebQA split {split!r} is unknown; use one of {', '.join(SPLITS)} "
-            "(the test file has no gold sources)"
-        )
-    if limit is not None and limit < 1:
-        raise ConfigError(f"limit must be at least 1 or None, got {limit}")
 
 
 def _load_split_file(raw_dir: Path) -> tuple[Path, dict[str, Any]]:
