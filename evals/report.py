@@ -18,7 +18,8 @@ from typing import Any
 from evals.datasets.questions import EvalExample, load_questions
 from evals.metrics import breakdown, exact_match, pool, retrieval_scores, token_f1
 from evals.results_log import RESULTS_FILE, Key, is_complete, read_latest
-from evals.runner import QUESTIONS_FILE, read_run_config
+from evals.run_config import read_run_config
+from evals.runner import QUESTIONS_FILE
 from tools.errors import ConfigError
 
 logger = logging.getLogger(__name__)

@@ -9,17 +9,10 @@ tolerate concurrent reads), and each FiF run compiles its own graph with no chec
 
 from __future__ import annotations
 
-import fcntl
-import json
 import logging
-import os
-import subprocess
-import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +20,7 @@ from tqdm import tqdm
 
 from evals.datasets.questions import EvalExample, QuestionProblem, load_questions
 from evals.results_log import RESULTS_FILE, ResultsLog
+from evals.run_config import RUN_CONFIG_FILE, write_run_config
 from evals.systems import RunConfig, System, make_system
 from state.context import Backend
 from tools.errors import (
@@ -41,10 +35,6 @@ from tools.errors import (
 logger = logging.getLogger(__name__)
 
 QUESTIONS_FILE = "questions.jsonl"
-RUN_CONFIG_FILE = "run_config.json"
-_REPO = Path(__file__).resolve().parents[1]
-_IDENTITY = ("dataset", "index", "corpus_sha256", "text_embedder", "backend", "top_k", "answer")
-"""run_config fields that must match to add results to an existing out dir."""
 _FATAL = (
     ConfigError, MissingDependencyError, ModelUnavailableError, IndexMismatchError,
     IndexNotFoundError,
@@ -118,7 +108,7 @@ def run(
     pending = [(ex, name) for ex in examples for name in names if (ex.qid, name) not in done]
     skipped = len(examples) * len(names) - len(pending)
     logger.info("%d pairs to run, %d already done in %s", len(pending), skipped, out_dir)
-    errors = _execute(pending, systems, log, answer, workers, progress)
+    errors = _execute(pending, systems, log, answer, workers, progress, _forget_queries(config))
     return RunSummary(out_dir, log.path, out_dir / RUN_CONFIG_FILE, names, examples, problems,
                       len(pending), skipped, errors)
 
@@ -147,6 +137,13 @@ def _load(
     return examples, loaded.problems
 
 
+def _forget_queries(config: RunConfig) -> Callable[[], None]:
+    """Return what empties the shared index's query cache: no system reuses another's work."""
+    from tools.corpus_index import open_index
+
+    return open_index(config.index_dir, config.chroma_url).forget_queries
+
+
 def _execute(
     pending: list[tuple[EvalExample, str]],
     systems: dict[str, System],
@@ -154,13 +151,19 @@ def _execute(
     answer: bool,
     workers: int,
     progress: bool,
+    fresh: Callable[[], None],
 ) -> int:
-    """Run the pending pairs on a thread pool, appending each result as it finishes."""
+    """Run the pending pairs on a thread pool, appending each result as it finishes.
+
+    `fresh` runs before each pair (it empties the query-embedding cache), so every pair's
+    latency includes its own embeddings.
+    """
     errors = 0
     bar = tqdm(total=len(pending), disable=not progress, unit="q", desc="eval", leave=False)
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="eval")
     try:
-        futures = [pool.submit(_one, ex, name, systems[name], log, answer) for ex, name in pending]
+        futures = [pool.submit(_one, ex, name, systems[name], log, answer, fresh)
+                   for ex, name in pending]
         for future in as_completed(futures):
             errors += 0 if future.result() else 1
             bar.update(1)
@@ -173,9 +176,11 @@ def _execute(
     return errors
 
 
-def _one(example: EvalExample, name: str, system: System, log: ResultsLog, answer: bool) -> bool:
+def _one(example: EvalExample, name: str, system: System, log: ResultsLog, answer: bool,
+         fresh: Callable[[], None]) -> bool:
     """Run one pair and append its line; return False if the system raised."""
     record: dict[str, Any] = {"qid": example.qid, "system": name}
+    fresh()
     try:
         output = system.retrieve(example, answer)
     except _FATAL:
@@ -196,95 +201,3 @@ def _one(example: EvalExample, name: str, system: System, log: ResultsLog, answe
         record["answer"] = output.answer
     log.append(record)
     return True
-
-
-def write_run_config(
-    out_dir: Path, names: Sequence[str], dataset_dir: Path, config: RunConfig, answer: bool
-) -> Path:
-    """Write OUT/run_config.json: systems, dataset, index manifest, git commit, versions, date.
-
-    Raises:
-        ConfigError: If out_dir already holds results of another dataset, index or backend.
-    """
-    from tools.corpus_index import open_index
-
-    manifest = open_index(config.index_dir, config.chroma_url).manifest
-    payload: dict[str, Any] = {
-        "dataset": str(dataset_dir.resolve()),
-        "index": str(Path(config.index_dir).resolve()),
-        "corpus_sha256": manifest.corpus.sha256,
-        "text_embedder": manifest.text_embedder.spec,
-        "backend": config.backend,
-        "top_k": config.top_k,
-        "systems": list(names),
-        "answer": answer,
-        "chroma_url": config.chroma_url,
-        "index_manifest": _manifest_summary(manifest),
-        **_provenance(),
-        "date": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
-    path = out_dir / RUN_CONFIG_FILE
-    out_dir.mkdir(parents=True, exist_ok=True)
-    # Read, merge and replace under one lock so two runners never lose each other's systems.
-    with (out_dir / ".run_config.lock").open("a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        previous = read_run_config(out_dir)
-        if previous:
-            clash = [key for key in _IDENTITY if previous.get(key) != payload[key]]
-            if clash:
-                raise ConfigError(
-                    f"{out_dir} holds results of another run (differs in {clash}); "
-                    "pass a new --out, or delete that folder to start over"
-                )
-            payload["systems"] = list(dict.fromkeys([*previous.get("systems", []), *names]))
-        tmp = path.with_name(f".{RUN_CONFIG_FILE}.{uuid.uuid4().hex}.tmp")
-        tmp.write_text(json.dumps(payload, indent=1, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, path)
-    return path
-
-
-def read_run_config(out_dir: Path) -> dict[str, Any]:
-    """Return OUT/run_config.json, or {} when there is none yet."""
-    path = out_dir / RUN_CONFIG_FILE
-    if not path.is_file():
-        return {}
-    try:
-        return dict(json.loads(path.read_text(encoding="utf-8")))
-    except json.JSONDecodeError as err:
-        raise ConfigError(f"{path}: unreadable ({err}); delete it to start over") from err
-
-
-def _manifest_summary(manifest: Any) -> dict[str, Any]:
-    image = manifest.image_embedder
-    return {
-        "name": manifest.name,
-        "corpus": manifest.corpus.model_dump(),
-        "text_embedder": manifest.text_embedder.model_dump(),
-        "image_embedder": image.model_dump() if image else None,
-        "images_indexed_via": manifest.images_indexed_via,
-        "counts": manifest.counts,
-        "built_at": manifest.built_at,
-        "fif_version": manifest.fif_version,
-    }
-
-
-def _provenance() -> dict[str, Any]:
-    """Return the fif version and the git commit (and whether the tree had changes)."""
-    try:
-        fif_version = version("fif")
-    except PackageNotFoundError:
-        fif_version = "unknown"
-    commit = _git("rev-parse", "HEAD")
-    dirty = bool(_git("status", "--porcelain")) if commit else None
-    return {"fif_version": fif_version, "git_commit": commit, "git_dirty": dirty}
-
-
-def _git(*args: str) -> str | None:
-    try:
-        done = subprocess.run(
-            ["git", *args], cwd=_REPO, capture_output=True, text=True, timeout=10, check=True
-        )
-    except (OSError, subprocess.SubprocessError) as err:
-        logger.info("git %s unavailable: %s", " ".join(args), err)
-        return None
-    return done.stdout.strip()

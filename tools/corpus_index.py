@@ -85,10 +85,25 @@ class CorpusIndex:
 
     def embed_queries(self, texts: list[str]) -> list[np.ndarray]:
         """Embed several text queries in one batch, reusing cached ones."""
-        missing = [t for t in dict.fromkeys(texts) if ("text", t) not in self._query_cache]
+        with self._lock:
+            found = {
+                t: self._query_cache[("text", t)] for t in texts if ("text", t) in self._query_cache
+            }
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
         if missing:
-            self._remember("text", missing, list(self.text_embedder.embed(missing)))
-        return [self._query_cache[("text", t)] for t in texts]
+            vectors = list(self.text_embedder.embed(missing))
+            self._remember("text", missing, vectors)
+            found.update(zip(missing, vectors, strict=True))
+        return [found[t] for t in texts]
+
+    def forget_queries(self) -> None:
+        """Drop cached query vectors, so the next question pays for its own embeddings.
+
+        The evaluation runner calls this before each (question, system) pair: a system must
+        not look faster because another one embedded the same question first.
+        """
+        with self._lock:
+            self._query_cache.clear()
 
     def _remember(self, space: str, texts: list[str], vectors: list[np.ndarray]) -> None:
         """Cache query vectors; text queries also get their image-space twins when needed."""
@@ -149,7 +164,11 @@ class CorpusIndex:
         return [] if images is None else images.hits(granularity, query, n, doc_ids)
 
 
-@lru_cache(maxsize=4)
-def open_index(index_dir: str, chroma_url: str | None = None) -> CorpusIndex:
+def open_index(index_dir: str | Path, chroma_url: str | None = None) -> CorpusIndex:
     """Return the one shared CorpusIndex of a location (builder, CLI and agent share it)."""
+    return _shared_index(str(index_dir), chroma_url)  # one cache key however it is called
+
+
+@lru_cache(maxsize=4)
+def _shared_index(index_dir: str, chroma_url: str | None) -> CorpusIndex:
     return CorpusIndex.open(Path(index_dir), chroma_url)

@@ -126,3 +126,28 @@ def test_a_config_error_ends_the_run_instead_of_failing_every_question(
     with pytest.raises(ConfigError, match="OPENAI_API_KEY"):
         run(["fake-a"], corpus.bundle, corpus.index, tmp_path, workers=2, progress=False)
     assert read_lines(tmp_path / "results.jsonl") == []
+
+
+def test_each_pair_pays_for_its_own_query_embeddings(
+    corpus: Corpus, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A system must not look fast because another one embedded the same question first."""
+    from evals.systems import SYSTEMS, SystemOutput
+    from tools.corpus_index import open_index
+
+    index = open_index(str(corpus.index), None)  # the key the runner and systems use
+    seen_cached: list[bool] = []
+
+    class Embeds:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def retrieve(self, example, want_answer: bool) -> SystemOutput:
+            seen_cached.append(("text", example.question) in index._query_cache)
+            index.embed_query(example.question)
+            return SystemOutput([], None, {}, 1.0)
+
+    for name in ("embeds-a", "embeds-b"):
+        monkeypatch.setitem(SYSTEMS, name, lambda config, n=name: Embeds(n))
+    run(["embeds-a", "embeds-b"], corpus.bundle, corpus.index, tmp_path, progress=False)
+    assert seen_cached and not any(seen_cached)

@@ -1,0 +1,121 @@
+"""OUT/run_config.json: what a run evaluated (dataset, index, embedder, backend) and its provenance.
+
+Several runners may add systems to one out dir; the file is merged under a lock, and a run
+of another dataset, index or backend is refused so results never mix.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import logging
+import os
+import subprocess
+import uuid
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from evals.systems import RunConfig
+from tools.errors import ConfigError
+
+logger = logging.getLogger(__name__)
+
+RUN_CONFIG_FILE = "run_config.json"
+_REPO = Path(__file__).resolve().parents[1]
+_IDENTITY = ("dataset", "index", "corpus_sha256", "text_embedder", "backend", "top_k", "answer")
+"""run_config fields that must match to add results to an existing out dir."""
+
+
+def write_run_config(
+    out_dir: Path, names: Sequence[str], dataset_dir: Path, config: RunConfig, answer: bool
+) -> Path:
+    """Write OUT/run_config.json: systems, dataset, index manifest, git commit, versions, date.
+
+    Raises:
+        ConfigError: If out_dir already holds results of another dataset, index or backend.
+    """
+    from tools.corpus_index import open_index
+
+    manifest = open_index(config.index_dir, config.chroma_url).manifest
+    payload: dict[str, Any] = {
+        "dataset": str(dataset_dir.resolve()),
+        "index": str(Path(config.index_dir).resolve()),
+        "corpus_sha256": manifest.corpus.sha256,
+        "text_embedder": manifest.text_embedder.spec,
+        "backend": config.backend,
+        "top_k": config.top_k,
+        "systems": list(names),
+        "answer": answer,
+        "chroma_url": config.chroma_url,
+        "index_manifest": _manifest_summary(manifest),
+        **_provenance(),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    path = out_dir / RUN_CONFIG_FILE
+    out_dir.mkdir(parents=True, exist_ok=True)
+    # Read, merge and replace under one lock so two runners never lose each other's systems.
+    with (out_dir / ".run_config.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        previous = read_run_config(out_dir)
+        if previous:
+            clash = [key for key in _IDENTITY if previous.get(key) != payload[key]]
+            if clash:
+                raise ConfigError(
+                    f"{out_dir} holds results of another run (differs in {clash}); "
+                    "pass a new --out, or delete that folder to start over"
+                )
+            payload["systems"] = list(dict.fromkeys([*previous.get("systems", []), *names]))
+        tmp = path.with_name(f".{RUN_CONFIG_FILE}.{uuid.uuid4().hex}.tmp")
+        tmp.write_text(json.dumps(payload, indent=1, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
+    return path
+
+
+def read_run_config(out_dir: Path) -> dict[str, Any]:
+    """Return OUT/run_config.json, or {} when there is none yet."""
+    path = out_dir / RUN_CONFIG_FILE
+    if not path.is_file():
+        return {}
+    try:
+        return dict(json.loads(path.read_text(encoding="utf-8")))
+    except json.JSONDecodeError as err:
+        raise ConfigError(f"{path}: unreadable ({err}); delete it to start over") from err
+
+
+def _manifest_summary(manifest: Any) -> dict[str, Any]:
+    image = manifest.image_embedder
+    return {
+        "name": manifest.name,
+        "corpus": manifest.corpus.model_dump(),
+        "text_embedder": manifest.text_embedder.model_dump(),
+        "image_embedder": image.model_dump() if image else None,
+        "images_indexed_via": manifest.images_indexed_via,
+        "counts": manifest.counts,
+        "built_at": manifest.built_at,
+        "fif_version": manifest.fif_version,
+    }
+
+
+def _provenance() -> dict[str, Any]:
+    """Return the fif version and the git commit (and whether the tree had changes)."""
+    try:
+        fif_version = version("fif")
+    except PackageNotFoundError:
+        fif_version = "unknown"
+    commit = _git("rev-parse", "HEAD")
+    dirty = bool(_git("status", "--porcelain")) if commit else None
+    return {"fif_version": fif_version, "git_commit": commit, "git_dirty": dirty}
+
+
+def _git(*args: str) -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", *args], cwd=_REPO, capture_output=True, text=True, timeout=10, check=True
+        )
+    except (OSError, subprocess.SubprocessError) as err:
+        logger.info("git %s unavailable: %s", " ".join(args), err)
+        return None
+    return done.stdout.strip()
