@@ -6,9 +6,11 @@ Prints and writes (OUT/build_bench.json):
 - build time split into parse / split / summarize / graph / embed / index, texts embedded
   per second, the non-embedding share, peak RSS and index size on disk;
 - embedding throughput of a plain fp32 `SentenceTransformer.encode` against FiF's default
-  embedder (int8 dynamic quantisation, 128-token inputs, deduplication) on the same texts;
-- dense R@10 / all-gold@10 / MRR@10 at subcomponent granularity with fp32 and with the
-  default embedder (exact search over the same texts), and through the built Chroma index;
+  embedding (int8 dynamic quantisation, 128-token inputs, token-budget batches,
+  deduplication) and its contextual-sentence option, on the nodes of the same documents;
+- dense R@10 / all-gold@10 / MRR@10 at subcomponent granularity with plain fp32, FiF's
+  default and contextual sentences (exact search over the same nodes), and through the
+  built Chroma index;
 - `fif search` latency p50 / p95 over the bundle's questions after a warm-up.
 """
 
@@ -28,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from corpus_builder.build import BuildOptions, build, embed_items, split_components
+from corpus_builder.contextual import ContextualEmbedding, standalone_text
 from corpus_builder.embed_stage import EmbedItem
 from corpus_builder.ingest import read_corpus
 from corpus_builder.splitters import FixedCrops
@@ -39,7 +42,7 @@ from tools.corpus_index import open_index
 from tools.embedders import DEFAULT_TEXT_EMBEDDER, load_embedder, resolve_model_path
 from tools.search import dense_search
 
-SAMPLE_TEXTS = 3000
+SAMPLE_DOCUMENTS = 400
 
 
 def main() -> None:
@@ -57,8 +60,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     figures: dict[str, object] = {}
     if args.only_throughput:
-        items = layer_items(args.bundle)
-        figures["throughput"] = throughput([i.content for layer in items for i in layer])
+        figures["throughput"] = throughput(layer_items(args.bundle))
         print(json.dumps(figures, indent=1))
         return
     with tempfile.TemporaryDirectory(prefix="fif-bench-") as tmp:
@@ -70,8 +72,7 @@ def main() -> None:
         index = open_index(str(index_dir))
         questions = load_questions(args.bundle / "questions.jsonl").examples
         items = layer_items(args.bundle)
-        texts = [item.content for layer in items for item in layer]
-        figures["throughput"] = throughput(texts)
+        figures["throughput"] = throughput(items)
         figures["quality"] = quality(items[2], index, questions)
         figures["search"] = search_latency(index, questions)
     (args.out / "build_bench.json").write_text(json.dumps(figures, indent=1), encoding="utf-8")
@@ -102,48 +103,78 @@ def layer_items(bundle: Path) -> tuple[list[EmbedItem], list[EmbedItem], list[Em
     subcomponents = split_components(documents, FixedCrops())
     summarizer = ExtractiveSummarizer()
     summaries = {d.doc_id: summarizer.summarize(d) for d in documents}
-    return embed_items(documents, subcomponents, summaries)
+    return embed_items(documents, subcomponents, summaries, contextual=True)
 
 
-def throughput(texts: list[str], rounds: int = 3) -> dict[str, float]:
-    """Compare plain fp32 encode with FiF's embedder on the same texts, rounds interleaved.
+def throughput(
+    items: tuple[list[EmbedItem], list[EmbedItem], list[EmbedItem]], rounds: int = 3
+) -> dict[str, float]:
+    """Compare plain fp32 encode with FiF's embedding paths on the same nodes, interleaved.
 
-    Each side keeps its best round, so a burst of load on the machine hits neither alone.
+    The nodes are every item of SAMPLE_DOCUMENTS random documents. Plain fp32 encodes each
+    node's standalone text; FiF embeds them as a build does, layer by layer, deduplicated:
+    with the default int8 model in token-budget batches, and (`contextual`) with sentences
+    pooled from their paragraph's pass. Each keeps its best round, so a burst of load on
+    the machine hits none alone.
     """
     from sentence_transformers import SentenceTransformer
 
-    sample = random.Random(7).sample(texts, min(SAMPLE_TEXTS, len(texts)))
+    doc_ids = sorted({i.metadata["doc_id"] for i in items[0]})
+    picked = set(random.Random(7).sample(doc_ids, min(SAMPLE_DOCUMENTS, len(doc_ids))))
+    layers = [[i.content for i in layer if i.metadata["doc_id"] in picked] for layer in items]
+    texts = [standalone_text(content) for layer in layers for content in layer]
     plain = SentenceTransformer(resolve_model_path("all-MiniLM-L6-v2"), device="cpu")
     ours = load_embedder(DEFAULT_TEXT_EMBEDDER)
-    plain.encode(sample[:64])
-    ours.embed(sample[:64])
-    plain_s = ours_s = float("inf")
-    for _ in range(rounds):
-        started = time.perf_counter()
-        plain.encode(sample)
-        plain_s = min(plain_s, time.perf_counter() - started)
-        started = time.perf_counter()
-        ours.embed(list(dict.fromkeys(sample)))
-        ours_s = min(ours_s, time.perf_counter() - started)
-    return {
-        "texts": len(sample),
-        "rounds": rounds,
-        "plain_fp32_texts_per_s": round(len(sample) / plain_s, 1),
-        "fif_texts_per_s": round(len(sample) / ours_s, 1),
-        "speedup": round(plain_s / ours_s, 2),
+
+    def standalone() -> None:
+        for layer in layers[::-1]:
+            ours.embed(list(dict.fromkeys(standalone_text(c) for c in layer)))
+
+    def contextual() -> None:
+        embedding = ContextualEmbedding(ours)  # type: ignore[arg-type]
+        for layer in layers[::-1]:  # the builder's order: sentences, components, documents
+            embedding.embed(list(dict.fromkeys(layer)))
+
+    runs = {
+        "plain_fp32": lambda: plain.encode(texts),
+        "fif": standalone,
+        "fif_contextual": contextual,
     }
+    plain.encode(texts[:64])
+    ours.embed(texts[:64])
+    best = dict.fromkeys(runs, float("inf"))
+    for _ in range(rounds):
+        for name, run in runs.items():
+            started = time.perf_counter()
+            run()
+            best[name] = min(best[name], time.perf_counter() - started)
+    result: dict[str, float] = {"documents": len(picked), "texts": len(texts), "rounds": rounds}
+    for name, seconds in best.items():
+        result[f"{name}_texts_per_s"] = round(len(texts) / seconds, 1)
+        result[f"{name}_speedup"] = round(best["plain_fp32"] / seconds, 2)
+    return result
 
 
 def quality(
     items: list[EmbedItem], index: object, questions: list[object]
 ) -> dict[str, dict[str, float]]:
-    """Dense retrieval quality at subcomponent granularity: fp32 vs int8, exact search."""
+    """Dense quality at subcomponent granularity, exact search over the same nodes.
+
+    Plain fp32 and FiF's default embed each sentence and row alone; `contextual` pools
+    sentences from their paragraph's pass; `chroma_default` searches the built index.
+    """
     owner = [item.metadata["component_id"] for item in items]
-    texts = [item.content for item in items]
+    contents = [item.content for item in items]
+    plain = load_embedder("st:all-MiniLM-L6-v2#fp32")
+    ours = load_embedder(DEFAULT_TEXT_EMBEDDER)
+    alone = [standalone_text(c) for c in contents]
+    matrices = {
+        "st:all-MiniLM-L6-v2#fp32": (plain, plain.embed(alone)),
+        DEFAULT_TEXT_EMBEDDER: (ours, ours.embed(alone)),
+        "contextual": (ours, ContextualEmbedding(ours).embed(contents)),  # type: ignore[arg-type]
+    }
     result = {}
-    for spec in ("st:all-MiniLM-L6-v2#fp32", DEFAULT_TEXT_EMBEDDER):
-        embedder = load_embedder(spec)
-        matrix = embedder.embed(texts)
+    for spec, (embedder, matrix) in matrices.items():
         queries = embedder.embed([q.question for q in questions])  # type: ignore[attr-defined]
         scores = [
             retrieval_scores(_rank(matrix @ v, owner), set(q.gold))  # type: ignore[attr-defined]

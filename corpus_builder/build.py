@@ -14,6 +14,7 @@ from typing import Literal
 
 from PIL import Image
 
+from corpus_builder.contextual import ContextualEmbedding
 from corpus_builder.embed_stage import EmbedStats, IncrementalIndexer
 from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
 from corpus_builder.ingest import corpus_info, read_corpus
@@ -30,7 +31,13 @@ from corpus_builder.summaries import ExtractiveSummarizer, Summarizer
 from corpus_builder.summary_store import summarize_documents
 from state.corpus import Document, IngestReport, Subcomponent
 from tools.calibration import estimate_calibration
-from tools.embedders import DEFAULT_TEXT_EMBEDDER, Embedder, ImageEmbedder, load_embedder
+from tools.embedders import (
+    DEFAULT_TEXT_EMBEDDER,
+    ContextEmbedder,
+    Embedder,
+    ImageEmbedder,
+    load_embedder,
+)
 from tools.errors import ConfigError, CorpusFormatError, IndexMismatchError
 from tools.index import ChromaLayers, collection_prefix
 from tools.layered_graph import LayeredGraph
@@ -53,6 +60,10 @@ class BuildOptions:
     show_progress: bool = True
     summarizer: Summarizer = field(default_factory=ExtractiveSummarizer)
     region_proposer: RegionProposer = field(default_factory=FixedCrops)
+    contextual_sentences: bool = False
+    """Embed a paragraph's sentences from the paragraph's own pass (corpus_builder.contextual):
+    ~1.5x faster to build; sharper on sentences that lean on their paragraph (OTT-QA dense
+    R@1 +11 points), blurrier between similar pages (HotpotQA dense R@1 -11)."""
 
 
 class _Clock:
@@ -190,10 +201,15 @@ def _index(
             layers.drop(layer)  # type: ignore[arg-type]
     stats = EmbedStats()
     indexer = IncrementalIndexer(layers, stats, options.show_progress)
-    docs, comps, subs = embed_items(documents, subcomponents, summaries)
-    indexer.sync("component", comps, text)
-    indexer.sync("subcomponent", subs, text)
-    indexer.sync("document", docs, text)
+    embed = None
+    if options.contextual_sentences and isinstance(text, ContextEmbedder):
+        embed = ContextualEmbedding(text).embed
+    manifest.options["sentence_vectors"] = "contextual" if embed else "standalone"
+    docs, comps, subs = embed_items(documents, subcomponents, summaries, embed is not None)
+    # Sentences first: their paragraph passes also give the paragraphs' own vectors.
+    indexer.sync("subcomponent", subs, text, embed=embed)
+    indexer.sync("component", comps, text, embed=embed)
+    indexer.sync("document", docs, text, embed=embed)
     has_images = any(c.image_path for d in documents for c in d.components)
     if image is not None:
         if not isinstance(image, ImageEmbedder):

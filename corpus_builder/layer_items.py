@@ -12,9 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
+from corpus_builder.contextual import contents_in_context
 from corpus_builder.embed_stage import EmbedItem
 from corpus_builder.texts import component_text, subcomponent_text
-from state.corpus import Document, Subcomponent
+from state.corpus import Component, Document, Subcomponent
 from tools.embedders import ImageEmbedder
 
 
@@ -27,34 +28,42 @@ def embed_items(
     documents: list[Document],
     subcomponents: dict[str, list[Subcomponent]],
     summaries: dict[str, str],
+    contextual: bool = False,
 ) -> tuple[list[EmbedItem], list[EmbedItem], list[EmbedItem]]:
-    """Return the items of the document, component and subcomponent layers."""
+    """Return the items of the document, component and subcomponent layers.
+
+    With `contextual`, a paragraph split into sentences and its sentences get contents
+    that embed them in one pass (corpus_builder.contextual).
+    """
     docs, comps, subs = [], [], []
     for document in documents:
-        docs.append(
-            EmbedItem(
-                document.doc_id,
-                summaries[document.doc_id],
-                metadata(document.doc_id, "", "document"),
-            )
-        )
+        doc_id = document.doc_id
+        docs.append(EmbedItem(doc_id, summaries[doc_id], metadata(doc_id, "", "document")))
         for component in document.components:
-            comps.append(
+            parts = subcomponents.get(component.component_id, [])
+            content, part_contents = _contents(document, component, parts, contextual)
+            meta = metadata(doc_id, component.component_id, component.kind)
+            comps.append(EmbedItem(component.component_id, content, meta))
+            subs += [
                 EmbedItem(
-                    component.component_id,
-                    component_text(document, component),
-                    metadata(document.doc_id, component.component_id, component.kind),
+                    part.subcomponent_id,
+                    part_content,
+                    metadata(doc_id, component.component_id, part.kind),
                 )
-            )
-            for sub in subcomponents.get(component.component_id, ()):
-                subs.append(
-                    EmbedItem(
-                        sub.subcomponent_id,
-                        subcomponent_text(document, component, sub),
-                        metadata(document.doc_id, component.component_id, sub.kind),
-                    )
-                )
+                for part, part_content in zip(parts, part_contents, strict=True)
+            ]
     return docs, comps, subs
+
+
+def _contents(
+    document: Document, component: Component, parts: list[Subcomponent], contextual: bool
+) -> tuple[str, list[str]]:
+    text = component_text(document, component)
+    alone = [subcomponent_text(document, component, part) for part in parts]
+    sentences_only = bool(parts) and all(part.kind == "sentence" for part in parts)
+    if contextual and component.kind == "paragraph" and sentences_only:
+        return contents_in_context(document.title, text, [p.text for p in parts], alone)
+    return text, alone
 
 
 def image_items(

@@ -79,6 +79,13 @@ def build(
     regions: Annotated[
         str, typer.Option(help="Image regions: fixed | <module>:<callable> (a proposer factory).")
     ] = "fixed",
+    contextual: Annotated[
+        bool,
+        typer.Option(
+            "--contextual-sentences/--standalone-sentences",
+            help="Pool sentence vectors from their paragraph's pass (faster; see README).",
+        ),
+    ] = False,
 ) -> None:
     """Build or update the layered graph and Chroma layer indices of a corpus."""
     from corpus_builder.build import BuildOptions
@@ -99,6 +106,7 @@ def build(
         show_progress=progress,
         summarizer=load_summarizer(summaries, Context.from_env(llm)),
         region_proposer=load_region_proposer(regions),
+        contextual_sentences=contextual,
     )
     manifest = run_build(corpus, index, options)
     render.build_summary(out, err, manifest)

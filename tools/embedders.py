@@ -19,6 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableError
+from tools.span_pooling import ContextRequest, ContextVectors, pool_in_context, token_batches
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +41,19 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Return a (len(texts), dim) float32 array of normalised embeddings."""
         ...
+
+
+@runtime_checkable
+class ContextEmbedder(Embedder, Protocol):
+    """An embedder that also pools parts of a text from one pass over the whole text."""
+
+    def embed_in_context(self, requests: Sequence[ContextRequest]) -> list[ContextVectors]:
+        """Return each text's vector and contextual vectors of its spans."""
+        ...
+
+
+CONTEXT_TOKENS = 256
+"""Window of a contextual pass (a paragraph); sentences past it are embedded alone."""
 
 
 @runtime_checkable
@@ -96,17 +110,26 @@ class SentenceTransformerEmbedder:
         self.dim = int(dimension() or 0)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Encode texts in length-sorted batches; returns unit vectors."""
+        """Encode texts in length-sorted batches of a token budget; returns unit vectors."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
-            return np.zeros((0, self.dim), dtype=np.float32)
-        vectors = self.model.encode(
-            list(texts),
-            batch_size=64,
-            convert_to_numpy=True,
-            normalize_embeddings=True,
-            show_progress_bar=False,
-        )
-        return np.asarray(vectors, dtype=np.float32)
+            return out
+        limit = self.model.max_seq_length
+        ids = self.model.tokenizer(list(texts), truncation=True, max_length=limit)["input_ids"]
+        for batch in token_batches([len(row) for row in ids]):
+            out[batch] = self.model.encode(
+                [texts[i] for i in batch],
+                batch_size=len(batch),
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
+        return out
+
+    def embed_in_context(self, requests: Sequence[ContextRequest]) -> list[ContextVectors]:
+        """Pool spans from one pass over each text, with a CONTEXT_TOKENS window."""
+        transformer = self.model[0].auto_model
+        return pool_in_context(self.model.tokenizer, transformer, requests, CONTEXT_TOKENS)
 
 
 def _quantise_int8(model: Any) -> Any:
@@ -134,6 +157,18 @@ class HashEmbedder:
                 out[row, bucket] += 1.0 if digest[4] % 2 else -1.0
         out[np.all(out == 0, axis=1), 0] = 1.0
         return _normalise(out)
+
+    def embed_in_context(self, requests: Sequence[ContextRequest]) -> list[ContextVectors]:
+        """Embed each span as its prefix plus its own words (no real context, for tests)."""
+        results = []
+        for request in requests:
+            parts = [
+                f"{request.text[: request.prefix_chars]} {request.text[begin:end]}"
+                for begin, end in request.spans
+            ]
+            vectors = self.embed([request.text, *parts])
+            results.append(ContextVectors(vectors[0], tuple(vectors[1:])))
+        return results
 
 
 def resolve_model_path(name: str) -> str:

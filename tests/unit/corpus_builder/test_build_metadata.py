@@ -36,5 +36,6 @@ def test_the_manifest_names_the_summarizer_and_the_region_proposer(mini_index: P
         "link_mentions": False,
         "summarizer": "extractive-v1",
         "regions": "fixed-2x2",
+        "sentence_vectors": "standalone",
     }
     assert manifest.summaries == {"written": 8, "reused": 0, "fallback": 0}
