@@ -63,9 +63,16 @@ def eval_command(
         raise typer.BadParameter(f"{backend!r}: use one of {', '.join(get_args(Backend))}")
     names = system_names(system, compare)
     summary = run(
-        names, dataset, index, out_dir, workers=workers, limit=limit,
+        names,
+        dataset,
+        index,
+        out_dir,
+        workers=workers,
+        limit=limit,
         backend=backend,  # type: ignore[arg-type]
-        answer=answer, chroma_url=chroma_url, progress=progress,
+        answer=answer,
+        chroma_url=chroma_url,
+        progress=progress,
     )
     files = write_report(out_dir, dataset / "questions.jsonl", summary.systems)
     out.print(Markdown(files.markdown))
@@ -75,13 +82,22 @@ def eval_command(
         out.print(f"[yellow]{summary.errors} failed run(s)[/yellow]; re-run to retry them")
     if langsmith:
         _langsmith(summary, index, chroma_url, backend, answer, workers)  # type: ignore[arg-type]
-    paths = [summary.results_path, summary.run_config_path, files.summary_md, files.summary_csv,
-             *files.plots]
+    paths = [
+        summary.results_path,
+        summary.run_config_path,
+        files.summary_md,
+        files.summary_csv,
+        *files.plots,
+    ]
     out.print("wrote " + ", ".join(str(path) for path in paths), highlight=False)
 
 
 def _langsmith(
-    summary: RunSummary, index: Path, chroma_url: str | None, backend: Backend, answer: bool,
+    summary: RunSummary,
+    index: Path,
+    chroma_url: str | None,
+    backend: Backend,
+    answer: bool,
     workers: int,
 ) -> None:
     """Replay the run's result lines through langsmith.evaluate (no system is asked again)."""
@@ -92,8 +108,12 @@ def _langsmith(
     from evals.tables import fmt
 
     scores = run_langsmith(
-        summary.systems, summary.examples, RunConfig(str(index), chroma_url, backend),
-        want_answer=answer, cached=read_latest(summary.results_path), max_concurrency=workers,
+        summary.systems,
+        summary.examples,
+        RunConfig(str(index), chroma_url, backend),
+        want_answer=answer,
+        cached=read_latest(summary.results_path),
+        max_concurrency=workers,
         metadata={"out_dir": str(summary.out_dir)},
     )
     keys = [key for key in (*RETRIEVAL_KEYS, *QA_KEYS, "n") if key in next(iter(scores.values()))]

@@ -41,13 +41,18 @@ def to_langsmith_example(example: EvalExample, dataset_id: uuid.UUID) -> Any:
         id=uuid.uuid5(dataset_id, example.qid),
         dataset_id=dataset_id,
         inputs={
-            "qid": example.qid, "question": example.question, "history": list(example.history),
+            "qid": example.qid,
+            "question": example.question,
+            "history": list(example.history),
         },
         outputs={
-            "gold_components": list(example.gold_components), "answers": list(example.answers),
+            "gold_components": list(example.gold_components),
+            "answers": list(example.answers),
         },
         metadata={
-            "qid": example.qid, "hops": example.hops, "modalities": list(example.modalities),
+            "qid": example.qid,
+            "hops": example.hops,
+            "modalities": list(example.modalities),
             "answer_source": example.answer_source,
         },
     )
@@ -98,10 +103,13 @@ def sync_dataset(client: Any, name: str, examples: Sequence[EvalExample]) -> lis
     if missing:
         dataset_id = client.read_dataset(dataset_name=name).id
         created = [to_langsmith_example(ex, dataset_id) for ex in missing]
-        client.create_examples(dataset_name=name, examples=[
-            {"id": ex.id, "inputs": ex.inputs, "outputs": ex.outputs, "metadata": ex.metadata}
-            for ex in created
-        ])
+        client.create_examples(
+            dataset_name=name,
+            examples=[
+                {"id": ex.id, "inputs": ex.inputs, "outputs": ex.outputs, "metadata": ex.metadata}
+                for ex in created
+            ],
+        )
         present.update({ex.metadata["qid"]: ex for ex in client.list_examples(dataset_name=name)})
     return [present[ex.qid] for ex in examples]
 
@@ -188,12 +196,21 @@ def run_langsmith(
     scores: dict[str, dict[str, float]] = {}
     for name in dict.fromkeys(system_names):
         target = _target(name, by_qid, config, want_answer, cached)
-        info = {"system": name, "backend": config.backend, "index": config.index_dir,
-                **(metadata or {})}
+        info = {
+            "system": name,
+            "backend": config.backend,
+            "index": config.index_dir,
+            **(metadata or {}),
+        }
         with _quiet():
             results = evaluate(
-                target, data=data, evaluators=evaluators(want_answer), client=client,
-                experiment_prefix=f"fif-{name}", metadata=info, upload_results=upload,
+                target,
+                data=data,
+                evaluators=evaluators(want_answer),
+                client=client,
+                experiment_prefix=f"fif-{name}",
+                metadata=info,
+                upload_results=upload,
                 max_concurrency=max_concurrency,
             )
             rows = list(results)

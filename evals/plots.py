@@ -33,10 +33,20 @@ def recall_at_k_plot(report: Report, path: Path) -> Path:
     axes = figure.add_subplot()
     for index, rep in enumerate(report.systems):
         colour = f"C{index % 10}"
-        axes.plot(RETRIEVAL_KS, [rep.quality[f"R@{k}"] for k in RETRIEVAL_KS], "o-",
-                  color=colour, label=f"{rep.system} R@k")
-        axes.plot(ALL_GOLD_KS, [rep.quality[f"AllGold@{k}"] for k in ALL_GOLD_KS], "s--",
-                  color=colour, label=f"{rep.system} all-gold@k")
+        axes.plot(
+            RETRIEVAL_KS,
+            [rep.quality[f"R@{k}"] for k in RETRIEVAL_KS],
+            "o-",
+            color=colour,
+            label=f"{rep.system} R@k",
+        )
+        axes.plot(
+            ALL_GOLD_KS,
+            [rep.quality[f"AllGold@{k}"] for k in ALL_GOLD_KS],
+            "s--",
+            color=colour,
+            label=f"{rep.system} all-gold@k",
+        )
     axes.set_xscale("log")
     axes.set_xticks(RETRIEVAL_KS, [str(k) for k in RETRIEVAL_KS])
     axes.set_xlabel("k")
@@ -56,8 +66,13 @@ def _cost_panel(axes: Axes, report: Report, cost_key: str, label: str) -> None:
             cost /= rep.quality["n"]
         axes.scatter([cost], [rep.quality["R@10"]], color=colour, marker="o")
         axes.scatter([cost], [rep.quality["AllGold@10"]], color=colour, marker="s")
-        axes.annotate(rep.system, (cost, rep.quality["R@10"]), fontsize="small",
-                      xytext=(4, 4), textcoords="offset points")
+        axes.annotate(
+            rep.system,
+            (cost, rep.quality["R@10"]),
+            fontsize="small",
+            xytext=(4, 4),
+            textcoords="offset points",
+        )
     axes.set_xlim(left=0.0)
     axes.xaxis.set_major_locator(MaxNLocator(5))
     axes.set_xlabel(label)

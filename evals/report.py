@@ -29,12 +29,25 @@ SUMMARY_CSV = "summary.csv"
 RETRIEVAL_KEYS = ("R@1", "R@2", "R@5", "R@10", "AllGold@5", "AllGold@10", "MRR@10")
 QA_KEYS = ("EM", "F1")
 EFFICIENCY_KEYS = (
-    "latency_p50_ms", "latency_p95_ms", "llm_ms", "vector_ms", "embedding_ms",
-    "llm_calls", "input_tokens", "output_tokens", "usd",
+    "latency_p50_ms",
+    "latency_p95_ms",
+    "llm_ms",
+    "vector_ms",
+    "embedding_ms",
+    "llm_calls",
+    "input_tokens",
+    "output_tokens",
+    "usd",
 )
 """Latency percentiles, then per-query means of the cost fields (usd is the run's total)."""
-MEAN_COST_KEYS = ("llm_ms", "vector_ms", "embedding_ms", "llm_calls", "input_tokens",
-                  "output_tokens")
+MEAN_COST_KEYS = (
+    "llm_ms",
+    "vector_ms",
+    "embedding_ms",
+    "llm_calls",
+    "input_tokens",
+    "output_tokens",
+)
 
 
 def _hops(example: EvalExample) -> str:
@@ -129,9 +142,12 @@ def score_system(
     quality = pool(per_example)
     if any(line.get("answer") is not None for _, line in scored):
         qa = [
-            {"EM": exact_match(line.get("answer") or "", ex.answers),
-             "F1": token_f1(line.get("answer") or "", ex.answers)}
-            for ex, line in scored if ex.answers
+            {
+                "EM": exact_match(line.get("answer") or "", ex.answers),
+                "F1": token_f1(line.get("answer") or "", ex.answers),
+            }
+            for ex, line in scored
+            if ex.answers
         ]
         pooled = pool(qa)
         quality.update({key: pooled.get(key, 0.0) for key in QA_KEYS}, n_qa=pooled["n"])
@@ -165,8 +181,12 @@ def build_report(
     reports = [score_system(name, by_system[name], examples) for name in order]
     for rep in reports:
         if rep.quality["n"] < len(examples):
-            logger.warning("%s: %d of %d questions have results", rep.system,
-                           int(rep.quality["n"]), len(examples))
+            logger.warning(
+                "%s: %d of %d questions have results",
+                rep.system,
+                int(rep.quality["n"]),
+                len(examples),
+            )
     return Report(tuple(reports))
 
 
@@ -184,8 +204,9 @@ def load_report(
             raise ConfigError(f"{out_dir}: no run_config.json naming the dataset; pass questions")
         questions_path = Path(config["dataset"]) / QUESTIONS_FILE
     examples = load_questions(questions_path).examples
-    return build_report(read_latest(out_dir / RESULTS_FILE), examples,
-                        systems or config.get("systems"))
+    return build_report(
+        read_latest(out_dir / RESULTS_FILE), examples, systems or config.get("systems")
+    )
 
 
 def write_report(

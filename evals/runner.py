@@ -36,7 +36,10 @@ logger = logging.getLogger(__name__)
 
 QUESTIONS_FILE = "questions.jsonl"
 _FATAL = (
-    ConfigError, MissingDependencyError, ModelUnavailableError, IndexMismatchError,
+    ConfigError,
+    MissingDependencyError,
+    ModelUnavailableError,
+    IndexMismatchError,
     IndexNotFoundError,
 )
 """Errors that would repeat on every question: they end the run instead of being recorded."""
@@ -109,8 +112,17 @@ def run(
     skipped = len(examples) * len(names) - len(pending)
     logger.info("%d pairs to run, %d already done in %s", len(pending), skipped, out_dir)
     errors = _execute(pending, systems, log, answer, workers, progress, _forget_queries(config))
-    return RunSummary(out_dir, log.path, out_dir / RUN_CONFIG_FILE, names, examples, problems,
-                      len(pending), skipped, errors)
+    return RunSummary(
+        out_dir,
+        log.path,
+        out_dir / RUN_CONFIG_FILE,
+        names,
+        examples,
+        problems,
+        len(pending),
+        skipped,
+        errors,
+    )
 
 
 def _load(
@@ -126,7 +138,9 @@ def _load(
     if loaded.problems:
         logger.warning(
             "%s: %d question line(s) skipped, %d usable (each problem is logged above)",
-            path, len(loaded.problems), len(loaded.examples),
+            path,
+            len(loaded.problems),
+            len(loaded.examples),
         )
     if not loaded.examples:
         raise DatasetFormatError(
@@ -162,8 +176,9 @@ def _execute(
     bar = tqdm(total=len(pending), disable=not progress, unit="q", desc="eval", leave=False)
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="eval")
     try:
-        futures = [pool.submit(_one, ex, name, systems[name], log, answer, fresh)
-                   for ex, name in pending]
+        futures = [
+            pool.submit(_one, ex, name, systems[name], log, answer, fresh) for ex, name in pending
+        ]
         for future in as_completed(futures):
             errors += 0 if future.result() else 1
             bar.update(1)
@@ -176,8 +191,14 @@ def _execute(
     return errors
 
 
-def _one(example: EvalExample, name: str, system: System, log: ResultsLog, answer: bool,
-         fresh: Callable[[], None]) -> bool:
+def _one(
+    example: EvalExample,
+    name: str,
+    system: System,
+    log: ResultsLog,
+    answer: bool,
+    fresh: Callable[[], None],
+) -> bool:
     """Run one pair and append its line; return False if the system raised."""
     record: dict[str, Any] = {"qid": example.qid, "system": name}
     fresh()
@@ -188,7 +209,10 @@ def _one(example: EvalExample, name: str, system: System, log: ResultsLog, answe
     except Exception as err:  # one failing question must not end the run; it is recorded
         logger.warning(
             "%s failed on %s (recorded, redone on resume): %s: %s",
-            name, example.qid, type(err).__name__, err,
+            name,
+            example.qid,
+            type(err).__name__,
+            err,
             exc_info=logger.isEnabledFor(logging.DEBUG),
         )
         record.update(ranking=[], latency_ms=0.0, cost={}, error=f"{type(err).__name__}: {err}")

@@ -76,6 +76,7 @@ class System(Protocol):
 SystemFactory = Callable[[RunConfig], System]
 """Build a system from the run config."""
 
+
 def question_text(example: EvalExample) -> str:
     """Return what a system is asked: earlier turns' questions, then the current one."""
     return "\n".join([*example.history, example.question])
@@ -182,7 +183,5 @@ def make_system(name: str, config: RunConfig) -> System:
     """
     factory = SYSTEMS.get(name)
     if factory is None:
-        raise ConfigError(
-            f"unknown system {name!r}; known systems: {', '.join(sorted(SYSTEMS))}"
-        )
+        raise ConfigError(f"unknown system {name!r}; known systems: {', '.join(sorted(SYSTEMS))}")
     return factory(config)

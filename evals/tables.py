@@ -10,8 +10,17 @@ from evals.report import EFFICIENCY_KEYS, QA_KEYS, RETRIEVAL_KEYS, Report
 
 _COUNT_KEYS = {"n", "n_qa", "errors"}
 _DECIMALS = {"usd": 4, "llm_calls": 2}
-CSV_COLUMNS = ("section", "group", "system", *RETRIEVAL_KEYS, "n", *QA_KEYS, "n_qa",
-               "errors", *EFFICIENCY_KEYS)
+CSV_COLUMNS = (
+    "section",
+    "group",
+    "system",
+    *RETRIEVAL_KEYS,
+    "n",
+    *QA_KEYS,
+    "n_qa",
+    "errors",
+    *EFFICIENCY_KEYS,
+)
 
 
 def fmt(key: str, value: float | None) -> str:

@@ -28,12 +28,21 @@ def main(source: Path, target: Path) -> None:
     questions = [json.loads(line) for line in (source / "questions.jsonl").open(encoding="utf-8")]
     rng = random.Random(SEED)
     picked = rng.sample(questions, QUESTIONS)
-    table_docs = {doc for q in picked for doc in q["gold_docs"]
-                  if any(c["type"] == "table" for c in docs[doc]["components"])}
+    table_docs = {
+        doc
+        for q in picked
+        for doc in q["gold_docs"]
+        if any(c["type"] == "table" for c in docs[doc]["components"])
+    }
     gold_tables = {c for q in picked for c in q["gold_components"]}
-    others = sorted(d for d, r in docs.items() if d not in table_docs
-                    and any(c["type"] == "table" and c["component_id"] not in gold_tables
-                            for c in r["components"]))
+    others = sorted(
+        d
+        for d, r in docs.items()
+        if d not in table_docs
+        and any(
+            c["type"] == "table" and c["component_id"] not in gold_tables for c in r["components"]
+        )
+    )
     table_docs |= set(rng.sample(others, DISTRACTOR_TABLES))
     keep = set(table_docs) | {d for q in picked for d in q["gold_docs"]}
     for doc in table_docs:
@@ -46,8 +55,13 @@ def main(source: Path, target: Path) -> None:
     with (target / "questions.jsonl").open("w", encoding="utf-8") as handle:
         for question in sorted(picked, key=lambda q: q["qid"]):
             handle.write(json.dumps(question, ensure_ascii=False) + "\n")
-    stats = {"source": str(source.name), "seed": SEED, "questions": len(picked),
-             "documents": len(keep), "tables": len(table_docs)}
+    stats = {
+        "source": str(source.name),
+        "seed": SEED,
+        "questions": len(picked),
+        "documents": len(keep),
+        "tables": len(table_docs),
+    }
     (target / "stats.json").write_text(json.dumps(stats, indent=1) + "\n", encoding="utf-8")
 
 

@@ -66,8 +66,11 @@ class Context(BaseModel):
     )
 
     min_coverage: float = Field(
-        0.5, ge=0.0, le=1.0, description="Offline evaluator: share of the subquery's words the "
-        "top components must contain to count as a success."
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Offline evaluator: share of the subquery's words the "
+        "top components must contain to count as a success.",
     )
     link_follow_score: float = Field(
         0.3,

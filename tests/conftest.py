@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import struct
+import sys
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -136,3 +137,25 @@ def mini_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     index_dir = tmp_path_factory.mktemp("mini_index")
     build(MINI_BUNDLE, index_dir, hash_options())
     return index_dir
+
+
+CliOutcome = tuple[object, str, str]
+"""What `fif ARGS` did: (exit code, stdout, stderr)."""
+
+
+@pytest.fixture
+def run_fif_main(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Callable[..., CliOutcome]:
+    """Return `run(*args)`: `fif ARGS` through main(), as the console script runs it."""
+    from graph_agent import cli
+
+    def run(*args: str) -> CliOutcome:
+        monkeypatch.setattr(sys, "argv", ["fif", *args])
+        with pytest.raises(SystemExit) as done:
+            cli.main()
+            raise SystemExit(0)
+        captured = capsys.readouterr()
+        return done.value.code, captured.out, captured.err
+
+    return run

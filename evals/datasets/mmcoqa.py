@@ -82,7 +82,6 @@ def convert(
     )
 
 
-
 Evidence = list[tuple[str | None, str]]
 """(component kind if known, MMQA item id) pairs of one turn."""
 

@@ -91,7 +91,6 @@ def convert(
     )
 
 
-
 def _read_questions(
     path: Path, limit: int | None, problems: ProblemLog
 ) -> list[tuple[str, dict[str, Any]]]:

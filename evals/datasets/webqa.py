@@ -80,7 +80,6 @@ def convert(
     )
 
 
-
 def _load_split_file(raw_dir: Path) -> tuple[Path, dict[str, Any]]:
     """Return the path and content of WebQA_train_val.json (an object keyed by guid)."""
     path = find_raw_file(raw_dir, ["WebQA_train_val.json"], "WebQA train/val file")

@@ -15,8 +15,24 @@ import pytest
 
 pytestmark = pytest.mark.integration
 
-TOPICS = ["river", "mountain", "castle", "bridge", "forest", "harbor", "desert", "volcano",
-          "glacier", "canyon", "island", "lake", "valley", "tower", "temple", "market"]
+TOPICS = [
+    "river",
+    "mountain",
+    "castle",
+    "bridge",
+    "forest",
+    "harbor",
+    "desert",
+    "volcano",
+    "glacier",
+    "canyon",
+    "island",
+    "lake",
+    "valley",
+    "tower",
+    "temple",
+    "market",
+]
 N = 40
 RUNNER = """
 import sys, time
@@ -45,16 +61,36 @@ def _bundle(folder: Path) -> Path:
     docs, questions = [], []
     for i in range(N):
         name = f"{TOPICS[i % len(TOPICS)]} {i}"
-        docs.append({"doc_id": f"d{i}", "title": name.title(), "components": [
-            {"component_id": f"d{i}::p0", "type": "paragraph", "links": [f"d{(i + 1) % N}"],
-             "text": f"The {name} is known for its {TOPICS[(i + 3) % 16]}. Founded in {1800 + i}."},
-            {"component_id": f"d{i}::p1", "type": "paragraph",
-             "text": f"Visitors reach the {name} by {TOPICS[(i + 7) % 16]}."},
-        ]})
+        docs.append(
+            {
+                "doc_id": f"d{i}",
+                "title": name.title(),
+                "components": [
+                    {
+                        "component_id": f"d{i}::p0",
+                        "type": "paragraph",
+                        "links": [f"d{(i + 1) % N}"],
+                        "text": f"The {name} is known for its {TOPICS[(i + 3) % 16]}. Founded in {1800 + i}.",
+                    },
+                    {
+                        "component_id": f"d{i}::p1",
+                        "type": "paragraph",
+                        "text": f"Visitors reach the {name} by {TOPICS[(i + 7) % 16]}.",
+                    },
+                ],
+            }
+        )
         gold = [f"d{i}::p0"] + ([f"d{(i + 1) % N}::p1"] if i % 3 == 0 else [])
-        questions.append({"qid": f"q{i:02d}", "question": f"When was the {name} founded?",
-                          "answers": [str(1800 + i)], "gold_components": gold,
-                          "hops": len(gold), "modalities": ["text"]})
+        questions.append(
+            {
+                "qid": f"q{i:02d}",
+                "question": f"When was the {name} founded?",
+                "answers": [str(1800 + i)],
+                "gold_components": gold,
+                "hops": len(gold),
+                "modalities": ["text"],
+            }
+        )
     (folder / "corpus.jsonl").write_text("".join(json.dumps(d) + "\n" for d in docs))
     (folder / "questions.jsonl").write_text("".join(json.dumps(q) + "\n" for q in questions))
     return folder

@@ -73,8 +73,10 @@ def test_a_replan_sent_by_the_evaluators_edge_is_recorded_as_a_decision(mini_ind
     state = {
         "question": FLAG_QUESTION,
         "subqueries": [subquery(0, "not answerable", text=FLAG_QUESTION)],
-        "history": [step(0, components=["marie_curie::p0"]),
-                    step(1, rung=0, anchor=0, components=["warsaw::p0"])],
+        "history": [
+            step(0, components=["marie_curie::p0"]),
+            step(1, rung=0, anchor=0, components=["warsaw::p0"]),
+        ],
         "next_action": {"kind": "search", "reason": "escalate", "decided_by": "rules"},
     }
     update = planner(state, runtime(mini_index))

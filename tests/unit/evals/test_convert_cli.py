@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,18 +26,6 @@ def _convert(*args: str) -> Any:
     return CliRunner().invoke(cli.app, ["convert", *args, "--no-progress"])
 
 
-def _run_main(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
-) -> tuple[object, str, str]:
-    """Run `fif ARGS` through main(), as the console script does; return (code, out, err)."""
-    monkeypatch.setattr(sys, "argv", ["fif", *args])
-    with pytest.raises(SystemExit) as done:
-        cli.main()
-        raise SystemExit(0)
-    captured = capsys.readouterr()
-    return done.value.code, captured.out, captured.err
-
-
 @pytest.mark.parametrize("raw_fixture", RAW_FIXTURES)
 def test_convert_writes_a_bundle_and_says_what_was_skipped(
     raw_fixture: str, request: pytest.FixtureRequest, tmp_path: Path, read_bundle: ReadBundle
@@ -58,9 +45,7 @@ def test_convert_writes_a_bundle_and_says_what_was_skipped(
     assert "questions.jsonl" in result.output and "stats.json" in result.output
 
 
-def test_the_summary_gives_reasons_and_the_first_problems(
-    ottqa_raw: Path, tmp_path: Path
-) -> None:
+def test_the_summary_gives_reasons_and_the_first_problems(ottqa_raw: Path, tmp_path: Path) -> None:
     result = _convert("ottqa", str(ottqa_raw), str(tmp_path / "all"))
     assert result.exit_code == 0, result.output
     for kind in ("answer_nodes=2+", "table_not_found", "bad_raw_record", "links_dropped"):
@@ -99,13 +84,12 @@ def test_bad_dataset_or_raw_files_end_in_one_line_with_exit_code_2(
     dataset: str,
     raw: str,
     expected: str,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    run_fif_main: Callable[..., tuple[object, str, str]],
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "out"
     args = ("convert", dataset, str(RAW / raw), str(out))
-    code, stdout, stderr = _run_main(monkeypatch, capsys, *args)
+    code, stdout, stderr = run_fif_main(*args)
     assert code == 2 and stdout == ""
     assert len(stderr.strip().splitlines()) == 1, stderr
     assert stderr.startswith("error: ") and expected in stderr

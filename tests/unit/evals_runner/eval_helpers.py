@@ -11,36 +11,104 @@ from evals.datasets.questions import EvalExample
 from evals.systems import RunConfig, SystemOutput, full_cost
 
 DOCS = [
-    ("louvre", "Louvre", ["The Louvre is the world's most visited art museum, in Paris.",
-                          "It houses the Mona Lisa painted by Leonardo da Vinci."]),
-    ("paris", "Paris", ["Paris is the capital of France on the river Seine.",
-                        "The Eiffel Tower was finished in 1889 for the World's Fair."]),
-    ("seine", "Seine", ["The Seine flows 777 kilometres through northern France.",
-                        "It empties into the English Channel at Le Havre."]),
-    ("leonardo", "Leonardo da Vinci", ["Leonardo da Vinci was born in Vinci in 1452.",
-                                        "He died at Amboise in 1519."]),
-    ("amboise", "Amboise", ["Amboise is a town on the Loire with a royal castle.",
-                            "Its château holds the tomb of Leonardo da Vinci."]),
-    ("loire", "Loire", ["The Loire is the longest river in France.",
-                        "Its valley is known for vineyards and castles."]),
+    (
+        "louvre",
+        "Louvre",
+        [
+            "The Louvre is the world's most visited art museum, in Paris.",
+            "It houses the Mona Lisa painted by Leonardo da Vinci.",
+        ],
+    ),
+    (
+        "paris",
+        "Paris",
+        [
+            "Paris is the capital of France on the river Seine.",
+            "The Eiffel Tower was finished in 1889 for the World's Fair.",
+        ],
+    ),
+    (
+        "seine",
+        "Seine",
+        [
+            "The Seine flows 777 kilometres through northern France.",
+            "It empties into the English Channel at Le Havre.",
+        ],
+    ),
+    (
+        "leonardo",
+        "Leonardo da Vinci",
+        ["Leonardo da Vinci was born in Vinci in 1452.", "He died at Amboise in 1519."],
+    ),
+    (
+        "amboise",
+        "Amboise",
+        [
+            "Amboise is a town on the Loire with a royal castle.",
+            "Its château holds the tomb of Leonardo da Vinci.",
+        ],
+    ),
+    (
+        "loire",
+        "Loire",
+        [
+            "The Loire is the longest river in France.",
+            "Its valley is known for vineyards and castles.",
+        ],
+    ),
 ]
 QUESTIONS = [
-    {"qid": "q1", "question": "Which museum houses the Mona Lisa?", "answers": ["the Louvre"],
-     "gold_components": ["louvre::p1"], "hops": 1, "modalities": ["text"],
-     "answer_source": "passage"},
-    {"qid": "q2", "question": "When was the tower in the French capital finished?",
-     "answers": ["1889"], "gold_components": ["paris::p0", "paris::p1"], "hops": 2,
-     "modalities": ["text"], "answer_source": "passage"},
-    {"qid": "q3", "question": "Where does the river of Paris end?", "answers": ["Le Havre"],
-     "gold_components": ["paris::p0", "seine::p1"], "hops": 2, "modalities": ["text"]},
-    {"qid": "q4", "question": "Where was the painter of the Mona Lisa born?",
-     "answers": ["Vinci"], "gold_components": ["louvre::p1", "leonardo::p0"], "hops": 2,
-     "modalities": ["text"]},
-    {"qid": "q5", "question": "On which river is the town where Leonardo died?",
-     "answers": ["Loire"], "gold_components": ["leonardo::p1", "amboise::p0"], "hops": 2,
-     "modalities": ["text"], "answer_source": "passage"},
-    {"qid": "q6", "question": "What is the longest river in France?", "answers": ["Loire"],
-     "gold_components": ["loire::p0"], "hops": 1, "modalities": ["text"]},
+    {
+        "qid": "q1",
+        "question": "Which museum houses the Mona Lisa?",
+        "answers": ["the Louvre"],
+        "gold_components": ["louvre::p1"],
+        "hops": 1,
+        "modalities": ["text"],
+        "answer_source": "passage",
+    },
+    {
+        "qid": "q2",
+        "question": "When was the tower in the French capital finished?",
+        "answers": ["1889"],
+        "gold_components": ["paris::p0", "paris::p1"],
+        "hops": 2,
+        "modalities": ["text"],
+        "answer_source": "passage",
+    },
+    {
+        "qid": "q3",
+        "question": "Where does the river of Paris end?",
+        "answers": ["Le Havre"],
+        "gold_components": ["paris::p0", "seine::p1"],
+        "hops": 2,
+        "modalities": ["text"],
+    },
+    {
+        "qid": "q4",
+        "question": "Where was the painter of the Mona Lisa born?",
+        "answers": ["Vinci"],
+        "gold_components": ["louvre::p1", "leonardo::p0"],
+        "hops": 2,
+        "modalities": ["text"],
+    },
+    {
+        "qid": "q5",
+        "question": "On which river is the town where Leonardo died?",
+        "answers": ["Loire"],
+        "gold_components": ["leonardo::p1", "amboise::p0"],
+        "hops": 2,
+        "modalities": ["text"],
+        "answer_source": "passage",
+    },
+    {
+        "qid": "q6",
+        "question": "What is the longest river in France?",
+        "answers": ["Loire"],
+        "gold_components": ["loire::p0"],
+        "hops": 1,
+        "modalities": ["text"],
+    },
 ]
 
 
@@ -77,7 +145,7 @@ ALL_IDS = [f"{doc_id}::p{i}" for doc_id, _, paragraphs in DOCS for i in range(le
 
 def scripted_ranking(system: str, qid: str) -> list[str]:
     """Return a deterministic ranking that differs per system and question."""
-    offset = (sum(map(ord, system + qid)) % len(ALL_IDS))
+    offset = sum(map(ord, system + qid)) % len(ALL_IDS)
     return ALL_IDS[offset:] + ALL_IDS[:offset]
 
 

@@ -25,8 +25,19 @@ def test_compare_writes_one_table_with_every_system(
 ) -> None:
     out = tmp_path / "out"
     result = _invoke(
-        "--compare", "fake-b,fake-a", "--system", "fake-c", "--dataset", str(corpus.bundle),
-        "--index", str(corpus.index), "--out", str(out), "--workers", "2", "--no-progress",
+        "--compare",
+        "fake-b,fake-a",
+        "--system",
+        "fake-c",
+        "--dataset",
+        str(corpus.bundle),
+        "--index",
+        str(corpus.index),
+        "--out",
+        str(out),
+        "--workers",
+        "2",
+        "--no-progress",
         "--answer",
     )
     assert result.exit_code == 0, result.output
@@ -50,8 +61,17 @@ def test_limit_and_unknown_backend(corpus: Corpus, fakes, tmp_path: Path) -> Non
 
 
 def test_unknown_system_raises_config_error(corpus: Corpus, tmp_path: Path) -> None:
-    result = _invoke("--system", "nope", "--dataset", str(corpus.bundle), "--index",
-                     str(corpus.index), "--out", str(tmp_path), "--no-progress")
+    result = _invoke(
+        "--system",
+        "nope",
+        "--dataset",
+        str(corpus.bundle),
+        "--index",
+        str(corpus.index),
+        "--out",
+        str(tmp_path),
+        "--no-progress",
+    )
     assert isinstance(result.exception, ConfigError)
     assert "known systems" in str(result.exception)
 
@@ -66,13 +86,21 @@ def test_system_names_merge_and_dedupe() -> None:
         raise AssertionError("expected BadParameter")
 
 
-def test_langsmith_flag_runs_offline(
-    corpus: Corpus, fakes, tmp_path: Path, monkeypatch
-) -> None:
+def test_langsmith_flag_runs_offline(corpus: Corpus, fakes, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.delenv("LANGSMITH_API_KEY", raising=False)
     monkeypatch.setenv("LANGSMITH_ENDPOINT", "http://127.0.0.1:9")
-    result = _invoke("--system", "fake-a", "--dataset", str(corpus.bundle), "--index",
-                     str(corpus.index), "--out", str(tmp_path), "--no-progress", "--langsmith")
+    result = _invoke(
+        "--system",
+        "fake-a",
+        "--dataset",
+        str(corpus.bundle),
+        "--index",
+        str(corpus.index),
+        "--out",
+        str(tmp_path),
+        "--no-progress",
+        "--langsmith",
+    )
     assert result.exit_code == 0, result.output
     assert "langsmith.evaluate" in result.output
     assert fakes["fake-a"].calls == ["q1", "q2", "q3", "q4", "q5", "q6"], "replayed, not re-run"
@@ -84,6 +112,15 @@ def test_fif_eval_help_lists_the_documented_options() -> None:
     result = CliRunner().invoke(cli.app, ["eval", "--help"], prog_name="fif")
     assert result.exit_code == 0, result.output
     assert "Usage: fif eval [OPTIONS]" in result.output
-    for option in ("--system", "--compare", "--workers", "--limit", "--answer", "--langsmith",
-                   "--out", "--dataset", "--index"):
+    for option in (
+        "--system",
+        "--compare",
+        "--workers",
+        "--limit",
+        "--answer",
+        "--langsmith",
+        "--out",
+        "--dataset",
+        "--index",
+    ):
         assert option in result.output, option

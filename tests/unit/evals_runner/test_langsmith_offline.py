@@ -71,8 +71,17 @@ def test_cached_results_are_replayed_without_asking_systems(
 
 def test_evaluators_return_key_and_score() -> None:
     found = {fn.__name__: fn for fn in evaluators(want_answer=True)}
-    assert set(found) == {"R@1", "R@2", "R@5", "R@10", "AllGold@5", "AllGold@10", "MRR@10",
-                          "EM", "F1"}
+    assert set(found) == {
+        "R@1",
+        "R@2",
+        "R@5",
+        "R@10",
+        "AllGold@5",
+        "AllGold@10",
+        "MRR@10",
+        "EM",
+        "F1",
+    }
     gold = {"gold_components": ["a", "b"], "answers": ["Paris"]}
     assert found["MRR@10"]({"ranking": ["x", "b"]}, gold) == {"key": "MRR@10", "score": 0.5}
     assert found["EM"]({"answer": "paris"}, gold) == {"key": "EM", "score": 1.0}

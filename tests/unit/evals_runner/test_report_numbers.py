@@ -12,27 +12,55 @@ from evals.datasets.questions import EvalExample
 from evals.report import build_report, percentile, write_report
 
 EXAMPLES = [
-    EvalExample("q1", "Q1?", ("Eiffel Tower",), ("a",), hops=1, modalities=("text",),
-                answer_source="passage"),
+    EvalExample(
+        "q1",
+        "Q1?",
+        ("Eiffel Tower",),
+        ("a",),
+        hops=1,
+        modalities=("text",),
+        answer_source="passage",
+    ),
     EvalExample("q2", "Q2?", ("Paris",), ("c", "d"), hops=2, modalities=("table", "text")),
 ]
 LINES = {
-    ("q1", "sys"): {"qid": "q1", "system": "sys", "ranking": ["b", "a", "c"],
-                    "answer": "The Eiffel Tower", "latency_ms": 10.0,
-                    "cost": {"llm_calls": 1, "usd": 0.01, "vector_ms": 2.0, "input_tokens": 100}},
-    ("q2", "sys"): {"qid": "q2", "system": "sys", "ranking": ["c", "x1", "x2", "x3", "x4", "d"],
-                    "answer": "Paris France", "latency_ms": 30.0,
-                    "cost": {"llm_calls": 3, "usd": 0.03, "vector_ms": 4.0, "input_tokens": 300}},
+    ("q1", "sys"): {
+        "qid": "q1",
+        "system": "sys",
+        "ranking": ["b", "a", "c"],
+        "answer": "The Eiffel Tower",
+        "latency_ms": 10.0,
+        "cost": {"llm_calls": 1, "usd": 0.01, "vector_ms": 2.0, "input_tokens": 100},
+    },
+    ("q2", "sys"): {
+        "qid": "q2",
+        "system": "sys",
+        "ranking": ["c", "x1", "x2", "x3", "x4", "d"],
+        "answer": "Paris France",
+        "latency_ms": 30.0,
+        "cost": {"llm_calls": 3, "usd": 0.03, "vector_ms": 4.0, "input_tokens": 300},
+    },
 }
 
 
 def test_pooled_retrieval_qa_and_efficiency() -> None:
     report = build_report(LINES, EXAMPLES)
     (rep,) = report.systems
-    assert rep.quality == pytest.approx({
-        "R@1": 0.5, "R@2": 1.0, "R@5": 1.0, "R@10": 1.0, "AllGold@5": 0.5, "AllGold@10": 1.0,
-        "MRR@10": 0.75, "n": 2.0, "EM": 0.5, "F1": (1.0 + 2 / 3) / 2, "n_qa": 2.0,
-    })
+    assert rep.quality == pytest.approx(
+        {
+            "R@1": 0.5,
+            "R@2": 1.0,
+            "R@5": 1.0,
+            "R@10": 1.0,
+            "AllGold@5": 0.5,
+            "AllGold@10": 1.0,
+            "MRR@10": 0.75,
+            "n": 2.0,
+            "EM": 0.5,
+            "F1": (1.0 + 2 / 3) / 2,
+            "n_qa": 2.0,
+        }
+    )
     assert rep.efficiency["latency_p50_ms"] == pytest.approx(20.0)
     assert rep.efficiency["latency_p95_ms"] == pytest.approx(29.0)
     assert rep.efficiency["llm_calls"] == pytest.approx(2.0)
@@ -48,8 +76,14 @@ def test_pooled_retrieval_qa_and_efficiency() -> None:
 
 def test_errors_score_zero_and_are_counted() -> None:
     lines = dict(LINES)
-    lines[("q2", "sys")] = {"qid": "q2", "system": "sys", "ranking": [], "latency_ms": 0.0,
-                            "cost": {}, "error": "RuntimeError: boom"}
+    lines[("q2", "sys")] = {
+        "qid": "q2",
+        "system": "sys",
+        "ranking": [],
+        "latency_ms": 0.0,
+        "cost": {},
+        "error": "RuntimeError: boom",
+    }
     (rep,) = build_report(lines, EXAMPLES).systems
     assert rep.errors == 1
     assert rep.quality["R@10"] == 0.5
@@ -57,8 +91,13 @@ def test_errors_score_zero_and_are_counted() -> None:
 
 
 def test_systems_keep_the_given_order_and_missing_answers_show_as_dashes() -> None:
-    lines = {**LINES, **{(q, "dense"): {**line, "system": "dense", "answer": None}
-                         for (q, _), line in LINES.items()}}
+    lines = {
+        **LINES,
+        **{
+            (q, "dense"): {**line, "system": "dense", "answer": None}
+            for (q, _), line in LINES.items()
+        },
+    }
     report = build_report(lines, EXAMPLES, systems=["sys", "dense"])
     assert [rep.system for rep in report.systems] == ["sys", "dense"]
     assert "EM" not in report.systems[1].quality
@@ -76,12 +115,23 @@ def test_percentile(values: list[float], q: float, expected: float) -> None:
 def _write_run(out: Path) -> Path:
     out.mkdir()
     questions = out / "questions.jsonl"
-    questions.write_text("".join(
-        json.dumps({"qid": ex.qid, "question": ex.question, "answers": list(ex.answers),
-                    "gold_components": list(ex.gold_components), "hops": ex.hops,
-                    "modalities": list(ex.modalities), "answer_source": ex.answer_source}) + "\n"
-        for ex in EXAMPLES
-    ))
+    questions.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "qid": ex.qid,
+                    "question": ex.question,
+                    "answers": list(ex.answers),
+                    "gold_components": list(ex.gold_components),
+                    "hops": ex.hops,
+                    "modalities": list(ex.modalities),
+                    "answer_source": ex.answer_source,
+                }
+            )
+            + "\n"
+            for ex in EXAMPLES
+        )
+    )
     stale = {**LINES[("q1", "sys")], "ranking": ["z"]}
     lines = [stale, *LINES.values()]  # the stale q1 line comes first: the latest one counts
     (out / "results.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))

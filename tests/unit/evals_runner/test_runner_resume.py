@@ -26,7 +26,8 @@ def _reference(corpus: Corpus, out: Path) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize(
-    "torn", [b'{"qid": "q4", "system": "fake-a", "rank', b'{"qid": "q4", "sys\n'],
+    "torn",
+    [b'{"qid": "q4", "system": "fake-a", "rank', b'{"qid": "q4", "sys\n'],
     ids=["no-newline", "bad-json"],
 )
 def test_resume_after_kill_redoes_nothing_and_matches(

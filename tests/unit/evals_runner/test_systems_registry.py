@@ -23,8 +23,13 @@ from state.lilac_state import LilacContext
 from tools.errors import ConfigError
 
 EXAMPLE = EvalExample("q1", "Which museum houses the Mona Lisa?", ("the Louvre",), ("louvre::p1",))
-TURN = EvalExample("t2", "Where was he born?", ("Vinci",), ("leonardo::p0",),
-                   history=("Who painted the Mona Lisa?",))
+TURN = EvalExample(
+    "t2",
+    "Where was he born?",
+    ("Vinci",),
+    ("leonardo::p0",),
+    history=("Who painted the Mona Lisa?",),
+)
 
 
 def test_conversational_turns_are_asked_with_earlier_questions_first() -> None:
@@ -64,8 +69,9 @@ def test_fif_and_ablations_set_their_context(name: str, monkeypatch, tmp_path: P
 
     def fake_ask(question, context, **_):
         contexts.append(context)
-        ranking = [{"component_id": "louvre::p1", "doc_id": "louvre", "type": "paragraph",
-                    "score": 0.9}]
+        ranking = [
+            {"component_id": "louvre::p1", "doc_id": "louvre", "type": "paragraph", "score": 0.9}
+        ]
         return RunResult(ranking, answer="Louvre", cost={"llm_calls": 2.0})
 
     monkeypatch.setattr(graph_agent.api, "ask", fake_ask)
@@ -76,7 +82,11 @@ def test_fif_and_ablations_set_their_context(name: str, monkeypatch, tmp_path: P
     assert output.cost["llm_calls"] == 2.0 and set(output.cost) == set(COST_KEYS)
     context = contexts[0]
     assert (context.index_dir, context.chroma_url, context.backend, context.top_k) == (
-        str(tmp_path), "http://chroma:8000", "openai", 7)
+        str(tmp_path),
+        "http://chroma:8000",
+        "openai",
+        7,
+    )
     assert context.answer is True
     switches = {field for field in ABLATIONS.values() if getattr(context, field)}
     assert switches == ({ABLATIONS[name]} if name in ABLATIONS else set())
@@ -90,7 +100,11 @@ def test_lilac_runs_with_its_own_context(tmp_path: Path) -> None:
     assert isinstance(system, GraphSystem) and isinstance(system.context, LilacContext)
     context = system.context
     assert (context.index_dir, context.chroma_url, context.backend, context.top_k) == (
-        str(tmp_path), "http://chroma:8000", "openai", 7)
+        str(tmp_path),
+        "http://chroma:8000",
+        "openai",
+        7,
+    )
 
 
 def test_unknown_system_names_every_known_one(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 import json
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -9,16 +9,7 @@ from graph_agent import cli
 from tools.manifest import Manifest
 
 MINI = Path(__file__).resolve().parents[2] / "fixtures" / "mini_bundle"
-
-
-def run_main(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, *args: str):
-    """Run `fif ARGS` through main(), as the console script does; return (code, out, err)."""
-    monkeypatch.setattr(sys, "argv", ["fif", *args])
-    with pytest.raises(SystemExit) as done:
-        cli.main()
-        raise SystemExit(0)
-    captured = capsys.readouterr()
-    return done.value.code, captured.out, captured.err
+RunFif = Callable[..., tuple[object, str, str]]
 
 
 def test_build_writes_an_index_and_prints_a_summary(tmp_path: Path) -> None:
@@ -40,11 +31,9 @@ def test_build_writes_an_index_and_prints_a_summary(tmp_path: Path) -> None:
     assert manifest.complete and manifest.counts["document"] == 8
 
 
-def test_search_json_lists_components_best_first(
-    mini_index: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
-) -> None:
-    code, out, _ = run_main(
-        monkeypatch, capsys, "search", "flag of Warsaw yellow red", "--index", str(mini_index),
+def test_search_json_lists_components_best_first(mini_index: Path, run_fif_main: RunFif) -> None:
+    code, out, _ = run_fif_main(
+        "search", "flag of Warsaw yellow red", "--index", str(mini_index),
         "--json", "-k", "4",
     )  # fmt: skip
     assert code == 0
@@ -61,40 +50,40 @@ def test_search_json_lists_components_best_first(
     assert {r["type"] for r in results} <= {"paragraph", "table", "image"}
 
 
-def test_search_table_output(mini_index: Path, monkeypatch, capsys) -> None:
-    code, out, _ = run_main(
-        monkeypatch, capsys, "search", "polonium atomic number", "--index", str(mini_index),
+def test_search_table_output(mini_index: Path, run_fif_main: RunFif) -> None:
+    code, out, _ = run_fif_main(
+        "search", "polonium atomic number", "--index", str(mini_index),
         "--granularity", "subcomponent", "-k", "2",
     )  # fmt: skip
     assert code == 0 and "Ranked components" in out and "polonium::p0" in out
 
 
-def test_a_missing_index_is_one_line_and_exit_code_2(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_a_missing_index_is_one_line_and_exit_code_2(tmp_path: Path, run_fif_main: RunFif) -> None:
     missing = tmp_path / ("a_rather_long_folder_name_" * 4) / "index"
-    code, out, err = run_main(monkeypatch, capsys, "search", "q", "--index", str(missing))
+    code, out, err = run_fif_main("search", "q", "--index", str(missing))
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("error: ")
     assert f"{missing}: no FiF index here" in err and f"fif build CORPUS --index {missing}" in err
     assert "Traceback" not in err
 
 
-def test_error_messages_are_not_read_as_markup(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_error_messages_are_not_read_as_markup(tmp_path: Path, run_fif_main: RunFif) -> None:
     missing = tmp_path / "[/bold]" / "fif[clip]"
-    code, _, err = run_main(monkeypatch, capsys, "search", "q", "--index", str(missing))
+    code, _, err = run_fif_main("search", "q", "--index", str(missing))
     assert code == 2 and f"{missing}: no FiF index here" in err
 
 
-def test_an_unusable_corpus_is_exit_code_2(tmp_path: Path, monkeypatch, capsys) -> None:
+def test_an_unusable_corpus_is_exit_code_2(tmp_path: Path, run_fif_main: RunFif) -> None:
     (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
-    code, _, err = run_main(
-        monkeypatch, capsys, "build", str(tmp_path / "notes.txt"), "--index", str(tmp_path / "i"),
+    code, _, err = run_fif_main(
+        "build", str(tmp_path / "notes.txt"), "--index", str(tmp_path / "i"),
         "--embedder", "hash:64",
     )  # fmt: skip
     assert code == 2 and err.startswith("error: ") and "not a folder or a .jsonl file" in err
 
 
 def test_skipped_inputs_are_listed_verbatim(
-    write_bundle, records, tmp_path: Path, monkeypatch, capsys
+    write_bundle, records, tmp_path: Path, run_fif_main: RunFif
 ) -> None:
     folder = write_bundle(
         [
@@ -102,8 +91,8 @@ def test_skipped_inputs_are_listed_verbatim(
                              {"component_id": "a::x0", "type": "[/video]"}),
         ]
     )  # fmt: skip
-    code, _, err = run_main(
-        monkeypatch, capsys, "build", str(folder), "--index", str(tmp_path / "i"),
+    code, _, err = run_fif_main(
+        "build", str(folder), "--index", str(tmp_path / "i"),
         "--embedder", "hash:64", "--no-progress",
     )  # fmt: skip
     assert code == 0
@@ -120,8 +109,8 @@ def test_skipped_inputs_are_listed_verbatim(
     ],
 )
 def test_usage_errors_exit_2_without_a_traceback(
-    mini_index: Path, monkeypatch, capsys, args: list[str], message: str
+    mini_index: Path, run_fif_main: RunFif, args: list[str], message: str
 ) -> None:
     extra = ["--index", str(mini_index)] if args[0] == "search" else []
-    code, _, err = run_main(monkeypatch, capsys, *args, *extra)
+    code, _, err = run_fif_main(*args, *extra)
     assert code == 2 and message in err and "Traceback" not in err
