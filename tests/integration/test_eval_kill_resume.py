@@ -70,7 +70,8 @@ def _bundle(folder: Path) -> Path:
                         "component_id": f"d{i}::p0",
                         "type": "paragraph",
                         "links": [f"d{(i + 1) % N}"],
-                        "text": f"The {name} is known for its {TOPICS[(i + 3) % 16]}. Founded in {1800 + i}.",
+                        "text": f"The {name} is known for its {TOPICS[(i + 3) % 16]}. "
+                        f"Founded in {1800 + i}.",
                     },
                     {
                         "component_id": f"d{i}::p1",
