@@ -154,7 +154,8 @@ def chain_ranking(
             # the member that matches the whole question better comes first
             pair = (source, target) if matrix[s, 0] >= matrix[t, 0] else (target, source)
             units.append((score, pair))
-    units.sort(key=lambda unit: -unit[0])
+    # ties (chains of one strong source): the better partner, then the id, never the find order
+    units.sort(key=lambda unit: (-unit[0], -single[position[unit[1][-1]]], unit[1]))
     placed: dict[str, float] = {}
     for score, members in units:
         for node in members:

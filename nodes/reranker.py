@@ -63,7 +63,7 @@ def _llm_ranking(
     meter: CostMeter,
     offline: list[Ranked],
 ) -> list[Ranked]:
-    shortlist = sorted(scores, key=lambda node: -scores[node])[: context.shortlist_k]
+    shortlist = sorted(scores, key=lambda node: (-scores[node], node))[: context.shortlist_k]
     user = RERANKER_USER.format(question=question, candidates=numbered(index.graph, shortlist))
     parsed = caller.call(
         Reranking,

@@ -53,7 +53,7 @@ def make_selector(
     def select(stage: str, candidates: list[str], keep: int) -> list[tuple[str, float]]:
         def offline() -> list[tuple[str, float]]:
             scores = careful_scores(index, [subquery, question], candidates, meter)
-            return sorted(scores.items(), key=lambda item: -item[1])[:keep]
+            return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:keep]
 
         def with_llm(caller: StructuredCaller) -> list[tuple[str, float]]:
             system = DOC_SELECT_SYSTEM if stage == "document" else COMPONENT_SELECT_SYSTEM

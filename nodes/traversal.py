@@ -93,7 +93,7 @@ def document_stage(
             return [], None
         docs = list(hop.via)
         fit = best_per_parent(index, hop.residual, docs, granularity, meter)
-        ranked = sorted(docs, key=lambda d: -(fit[d][0] + LINK_PRIOR * hop.prior[d]))[:keep]
+        ranked = sorted(docs, key=lambda d: (-(fit[d][0] + LINK_PRIOR * hop.prior[d]), d))[:keep]
         own = best_per_parent(index, query, ranked, granularity, meter)
         return [_found(d, d, "document", own[d][0], own[d][1]) for d in ranked], hop
     pool = shortlist if strategy["doc_mode"] == "llm" else keep
@@ -149,7 +149,7 @@ def component_stage(
             c: fit[c][0] + LINK_PRIOR * hop.prior.get(index.graph.node(c).doc_id, 0.0) for c in fit
         }
     found = []
-    for component in sorted(rank, key=lambda c: -rank[c]):
+    for component in sorted(rank, key=lambda c: (-rank[c], c)):
         view = index.graph.node(component)
         record = _found(component, view.doc_id, view.kind, *scored[component])
         if hop is not None and view.doc_id in hop.via:

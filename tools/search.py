@@ -81,7 +81,7 @@ def layer_hits(
     exhausted = len(hits) < n and len(images) < n
     if not images:
         return hits, exhausted
-    return sorted([*hits, *images], key=lambda hit: -hit.score), exhausted
+    return sorted([*hits, *images], key=lambda hit: (-hit.score, hit.node_id)), exhausted
 
 
 def aggregate(
@@ -97,7 +97,7 @@ def aggregate(
         best[key] = ScoredNode(key, hit.doc_id, kind, hit.score, hit.node_id)
         if len(best) >= k:
             break
-    return sorted(best.values(), key=lambda node: -node.score)
+    return sorted(best.values(), key=lambda node: (-node.score, node.node_id))
 
 
 def _ancestor(hit: Hit, target: Target, granularity: Granularity) -> str:
