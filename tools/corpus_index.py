@@ -64,6 +64,13 @@ class CorpusIndex:
                 f"{index_dir}: built with dim {manifest.text_embedder.dim}, but "
                 f"{manifest.text_embedder.spec} now gives {text.dim}; rebuild with --rebuild"
             )
+        if text.model_id != manifest.text_embedder.model_id:
+            logger.warning(
+                "%s: vectors from %s, queries from %s; rebuild with --rebuild to match them",
+                index_dir,
+                manifest.text_embedder.model_id,
+                text.model_id,
+            )
         image = None
         if manifest.image_embedder is not None:
             image = load_embedder(manifest.image_embedder.spec)

