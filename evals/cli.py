@@ -17,6 +17,7 @@ from rich.table import Table
 from state.context import Backend
 
 if TYPE_CHECKING:
+    from evals.report import ReportFiles
     from evals.runner import RunSummary
 
 out = Console()
@@ -82,14 +83,13 @@ def eval_command(
         out.print(f"[yellow]{summary.errors} failed run(s)[/yellow]; re-run to retry them")
     if langsmith:
         _langsmith(summary, index, chroma_url, backend, answer, workers)  # type: ignore[arg-type]
-    paths = [
-        summary.results_path,
-        summary.run_config_path,
-        files.summary_md,
-        files.summary_csv,
-        *files.plots,
-    ]
-    out.print("wrote " + ", ".join(str(path) for path in paths), highlight=False)
+    out.print(f"wrote {_written(summary, files)}", highlight=False)
+
+
+def _written(summary: RunSummary, files: ReportFiles) -> str:
+    """List the files a run wrote: results, run config, summaries and plots."""
+    paths = [summary.results_path, summary.run_config_path, files.summary_md, files.summary_csv]
+    return ", ".join(str(path) for path in [*paths, *files.plots])
 
 
 def _langsmith(

@@ -196,12 +196,8 @@ def run_langsmith(
     scores: dict[str, dict[str, float]] = {}
     for name in dict.fromkeys(system_names):
         target = _target(name, by_qid, config, want_answer, cached)
-        info = {
-            "system": name,
-            "backend": config.backend,
-            "index": config.index_dir,
-            **(metadata or {}),
-        }
+        info = {"system": name, "backend": config.backend, "index": config.index_dir}
+        info.update(metadata or {})
         with _quiet():
             results = evaluate(
                 target,

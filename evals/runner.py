@@ -96,12 +96,7 @@ def run(
         ConfigError: On an unknown system, bad workers/limit, or an out_dir of another run.
         DatasetFormatError: If no question can be evaluated.
     """
-    names = tuple(dict.fromkeys(system_names))
-    if not names or workers < 1 or (limit is not None and limit < 1):
-        raise ConfigError(
-            f"need at least one system (got {list(names)}, e.g. --system dense), "
-            f"workers >= 1 (got {workers}) and limit >= 1 (got {limit})"
-        )
+    names = _checked(system_names, workers, limit)
     config = RunConfig(str(index_dir), chroma_url, backend)
     systems = {name: make_system(name, config) for name in names}
     examples, problems = _load(dataset_dir, config, limit)
@@ -112,17 +107,20 @@ def run(
     skipped = len(examples) * len(names) - len(pending)
     logger.info("%d pairs to run, %d already done in %s", len(pending), skipped, out_dir)
     errors = _execute(pending, systems, log, answer, workers, progress, _forget_queries(config))
-    return RunSummary(
-        out_dir,
-        log.path,
-        out_dir / RUN_CONFIG_FILE,
-        names,
-        examples,
-        problems,
-        len(pending),
-        skipped,
-        errors,
-    )
+    counts = (len(pending), skipped, errors)
+    config_path = out_dir / RUN_CONFIG_FILE
+    return RunSummary(out_dir, log.path, config_path, names, examples, problems, *counts)
+
+
+def _checked(system_names: Sequence[str], workers: int, limit: int | None) -> tuple[str, ...]:
+    """Return the systems once each, in order; raise ConfigError on bad arguments."""
+    names = tuple(dict.fromkeys(system_names))
+    if not names or workers < 1 or (limit is not None and limit < 1):
+        raise ConfigError(
+            f"need at least one system (got {list(names)}, e.g. --system dense), "
+            f"workers >= 1 (got {workers}) and limit >= 1 (got {limit})"
+        )
+    return names
 
 
 def _load(
