@@ -34,6 +34,9 @@ MAX_FACETS = 6
 ONE_SIDED_EPSILON = 1e-6
 PATH_WEIGHT = 1.0
 RESIDUAL_WEIGHT = 1.0
+SCORE_DECIMALS = 5
+"""Scores equal to this many decimals (as the ranking shows them) are ties: a dot product's
+last bits vary with where BLAS finds its row, so finer differences are noise."""
 
 
 def facets(question: str, subqueries: Sequence[str]) -> list[str]:
@@ -155,7 +158,7 @@ def chain_ranking(
             pair = (source, target) if matrix[s, 0] >= matrix[t, 0] else (target, source)
             units.append((score, pair))
     # ties (chains of one strong source): the better partner, then the id, never the find order
-    units.sort(key=lambda unit: (-unit[0], -single[position[unit[1][-1]]], unit[1]))
+    units.sort(key=lambda unit: (-_shown(unit[0]), -_shown(single[position[unit[1][-1]]]), unit[1]))
     placed: dict[str, float] = {}
     for score, members in units:
         for node in members:
@@ -168,8 +171,12 @@ def chain_ranking(
             "component_id": node,
             "doc_id": candidates[node]["doc_id"],
             "type": candidates[node]["kind"],
-            "score": round(score, 5),
+            "score": _shown(score),
         }
         for node, score in list(placed.items())[:k]
     ]
     return ranking, own
+
+
+def _shown(score: float) -> float:
+    return round(float(score), SCORE_DECIMALS)
