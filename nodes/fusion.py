@@ -31,7 +31,11 @@ from tools.cost import CostMeter
 from tools.graph_nav import outgoing_links
 
 MAX_FACETS = 6
-ONE_SIDED_EPSILON = 1e-6
+CHAIN_MARGIN = 0.05
+"""A chain ranks as a unit only if it beats its better member alone by this much (summed over
+the facets): a weak link target must not ride on a strong source past the next single hit.
+On the dev bundles: HotpotQA R@10 0.96 -> 0.97 at 1e-6 -> 0.05, OTT-QA all-gold@10 unchanged;
+at 0.1 all-gold@10 starts to drop."""
 PATH_WEIGHT = 1.0
 RESIDUAL_WEIGHT = 1.0
 SCORE_DECIMALS = 5
@@ -153,7 +157,7 @@ def chain_ranking(
         score = float(np.maximum(matrix[s], matrix[t]).sum())
         score += PATH_WEIGHT * penalty.get((source, target), 0.0)
         score += RESIDUAL_WEIGHT * rest.get((source, target), 0.0)
-        if score > max(single[s], single[t]) + ONE_SIDED_EPSILON:
+        if score > max(single[s], single[t]) + CHAIN_MARGIN:
             # the member that matches the whole question better comes first
             pair = (source, target) if matrix[s, 0] >= matrix[t, 0] else (target, source)
             units.append((score, pair))
