@@ -64,21 +64,16 @@ def _cost_panel(axes: Axes, report: Report, cost_key: str, label: str) -> None:
         cost = rep.efficiency[cost_key]
         if cost_key == "usd" and rep.quality["n"]:
             cost /= rep.quality["n"]
-        axes.scatter([cost], [rep.quality["R@10"]], color=colour, marker="o")
+        # a legend, not labels by the points: ablations sit close together and labels collide
+        axes.scatter([cost], [rep.quality["R@10"]], color=colour, marker="o", label=rep.system)
         axes.scatter([cost], [rep.quality["AllGold@10"]], color=colour, marker="s")
-        axes.annotate(
-            rep.system,
-            (cost, rep.quality["R@10"]),
-            fontsize="small",
-            xytext=(4, 4),
-            textcoords="offset points",
-        )
     axes.set_xlim(left=0.0)
     axes.xaxis.set_major_locator(MaxNLocator(5))
     axes.set_xlabel(label)
     axes.set_ylabel("R@10 (o), all-gold@10 (s)")
     axes.set_ylim(0.0, 1.05)
     axes.grid(alpha=0.3)
+    axes.legend(fontsize="small", loc="lower right")
 
 
 def recall_vs_cost_plot(report: Report, path: Path) -> Path:
