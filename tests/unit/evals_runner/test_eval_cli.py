@@ -20,6 +20,12 @@ def _invoke(*args: str):
     return CliRunner().invoke(app, ["eval", *args])
 
 
+def _on(corpus: Corpus, out: Path) -> tuple[str, ...]:
+    """The --dataset, --index and --out options of a run on the corpus, without progress."""
+    return ("--dataset", str(corpus.bundle), "--index", str(corpus.index), "--out", str(out),
+            "--no-progress")  # fmt: skip
+
+
 def test_compare_writes_one_table_with_every_system(
     corpus: Corpus, fakes: dict[str, FakeSystem], tmp_path: Path
 ) -> None:
@@ -61,17 +67,7 @@ def test_limit_and_unknown_backend(corpus: Corpus, fakes, tmp_path: Path) -> Non
 
 
 def test_unknown_system_raises_config_error(corpus: Corpus, tmp_path: Path) -> None:
-    result = _invoke(
-        "--system",
-        "nope",
-        "--dataset",
-        str(corpus.bundle),
-        "--index",
-        str(corpus.index),
-        "--out",
-        str(tmp_path),
-        "--no-progress",
-    )
+    result = _invoke("--system", "nope", *_on(corpus, tmp_path))
     assert isinstance(result.exception, ConfigError)
     assert "known systems" in str(result.exception)
 
@@ -89,18 +85,7 @@ def test_system_names_merge_and_dedupe() -> None:
 def test_langsmith_flag_runs_offline(corpus: Corpus, fakes, tmp_path: Path, monkeypatch) -> None:
     monkeypatch.delenv("LANGSMITH_API_KEY", raising=False)
     monkeypatch.setenv("LANGSMITH_ENDPOINT", "http://127.0.0.1:9")
-    result = _invoke(
-        "--system",
-        "fake-a",
-        "--dataset",
-        str(corpus.bundle),
-        "--index",
-        str(corpus.index),
-        "--out",
-        str(tmp_path),
-        "--no-progress",
-        "--langsmith",
-    )
+    result = _invoke("--system", "fake-a", "--langsmith", *_on(corpus, tmp_path))
     assert result.exit_code == 0, result.output
     assert "langsmith.evaluate" in result.output
     assert fakes["fake-a"].calls == ["q1", "q2", "q3", "q4", "q5", "q6"], "replayed, not re-run"
