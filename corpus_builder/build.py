@@ -6,7 +6,7 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -104,6 +104,7 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
         graph = build_layered_graph(documents, subcomponents, run.summaries, report, mentions)
         graph.save(index_dir / GRAPH_FILE)
     text_embedder, image_embedder = _load_embedders(options)
+    options = _rebuild_if_upgraded(index_dir, options, text_embedder)
     manifest = _start_manifest(index_dir, options, info, text_embedder, image_embedder)
     manifest.counts = graph.counts()
     manifest.options = {
@@ -127,6 +128,24 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
     _finish_manifest(manifest, report, stats, clock.timings)
     manifest.save(index_dir)
     return manifest
+
+
+def _rebuild_if_upgraded(index_dir: Path, options: BuildOptions, text: Embedder) -> BuildOptions:
+    """Re-embed everything when the same embedder spec now means another model id.
+
+    A new release can change how a spec is computed (int8 per channel instead of per matrix):
+    the user asked for nothing new, so `fif build` upgrades the index rather than refusing.
+    """
+    if options.rebuild or not (index_dir / "manifest.json").is_file():
+        return options
+    previous = Manifest.load(index_dir).text_embedder
+    if previous.spec != options.text_embedder or previous.model_id == text.model_id:
+        return options
+    logger.warning(
+        "%s: %s now embeds as %s (was %s); re-embedding everything",
+        index_dir, options.text_embedder, text.model_id, previous.model_id,
+    )  # fmt: skip
+    return replace(options, rebuild=True)
 
 
 def _load_embedders(options: BuildOptions) -> tuple[Embedder, Embedder | None]:

@@ -66,7 +66,7 @@ class CorpusIndex:
             )
         if text.model_id != manifest.text_embedder.model_id:
             logger.warning(
-                "%s: vectors from %s, queries from %s; rebuild with --rebuild to match them",
+                "%s: vectors from %s, queries from %s; run `fif build` on it again to re-embed",
                 index_dir,
                 manifest.text_embedder.model_id,
                 text.model_id,

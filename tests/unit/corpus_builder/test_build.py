@@ -222,6 +222,18 @@ def test_mentions_link_a_corpus_without_hyperlinks(
     assert off.options["link_mentions"] is False and "edges_links_to" not in off.counts
 
 
+def test_a_spec_that_now_means_another_model_re_embeds_everything(
+    mini_bundle: Path, tmp_path: Path, hash_build, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hash_build(mini_bundle, tmp_path / "index")
+    upgraded = HashEmbedder(64)
+    upgraded.model_id = "hash:64+v2"  # the same spec, computed differently by a new release
+    monkeypatch.setattr(build_module, "load_embedder", lambda spec, allow_download=False: upgraded)
+    manifest = hash_build(mini_bundle, tmp_path / "index")
+    assert manifest.text_embedder.model_id == "hash:64+v2"
+    assert manifest.embedding["component_written"] == 19
+
+
 class FakeImageEmbedder:
     """Implements the ImageEmbedder protocol; records which crops it was asked for."""
 
