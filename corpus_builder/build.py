@@ -104,8 +104,9 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
         graph = build_layered_graph(documents, subcomponents, run.summaries, report, mentions)
         graph.save(index_dir / GRAPH_FILE)
     text_embedder, image_embedder = _load_embedders(options)
-    options = _rebuild_if_upgraded(index_dir, options, text_embedder)
-    manifest = _start_manifest(index_dir, options, info, text_embedder, image_embedder)
+    previous = Manifest.load(index_dir) if (index_dir / "manifest.json").is_file() else None
+    options = _follow_embedder_change(index_dir, previous, options, text_embedder)
+    manifest = _start_manifest(index_dir, previous, options, info, text_embedder, image_embedder)
     manifest.counts = graph.counts()
     manifest.options = {
         "link_mentions": mentions,
@@ -113,16 +114,8 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
         "regions": proposer_id(options.region_proposer),
     }
     manifest.summaries = run.counts
-    stats = _index(
-        index_dir,
-        manifest,
-        documents,
-        subcomponents,
-        run.summaries,
-        graph,
-        (text_embedder, image_embedder),
-        options,
-    )
+    stats = _index(index_dir, manifest, documents, subcomponents, run.summaries, graph,
+                   (text_embedder, image_embedder), options)  # fmt: skip
     clock.timings.update(embed=stats.embed_seconds, index=stats.index_seconds)
     clock.timings["total"] = time.perf_counter() - started
     _finish_manifest(manifest, report, stats, clock.timings)
@@ -130,20 +123,28 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
     return manifest
 
 
-def _rebuild_if_upgraded(index_dir: Path, options: BuildOptions, text: Embedder) -> BuildOptions:
-    """Re-embed everything when the same embedder spec now means another model id.
+def _follow_embedder_change(
+    index_dir: Path, previous: Manifest | None, options: BuildOptions, text: Embedder
+) -> BuildOptions:
+    """Return the options to build with when the index was embedded by another model.
 
-    A new release can change how a spec is computed (int8 per channel instead of per matrix):
-    the user asked for nothing new, so `fif build` upgrades the index rather than refusing.
+    The same spec computed differently by a new release (int8 per channel instead of per
+    matrix) re-embeds everything: the user asked for nothing new. Another spec needs
+    --rebuild, so an index is never re-embedded by a typo.
+
+    Raises:
+        IndexMismatchError: If another embedder built the index and rebuild is off.
     """
-    if options.rebuild or not (index_dir / "manifest.json").is_file():
+    if options.rebuild or previous is None or previous.text_embedder.model_id == text.model_id:
         return options
-    previous = Manifest.load(index_dir).text_embedder
-    if previous.spec != options.text_embedder or previous.model_id == text.model_id:
-        return options
+    if previous.text_embedder.spec != options.text_embedder:
+        raise IndexMismatchError(
+            f"{index_dir} was built with {previous.text_embedder.model_id}, not {text.model_id}; "
+            "pass --rebuild to re-embed everything, or choose another --index"
+        )
     logger.warning(
         "%s: %s now embeds as %s (was %s); re-embedding everything",
-        index_dir, options.text_embedder, text.model_id, previous.model_id,
+        index_dir, options.text_embedder, text.model_id, previous.text_embedder.model_id,
     )  # fmt: skip
     return replace(options, rebuild=True)
 
@@ -175,18 +176,13 @@ def split_components(
 
 def _start_manifest(
     index_dir: Path,
+    previous: Manifest | None,
     options: BuildOptions,
     info: object,
     text: Embedder,
     image: Embedder | None,
 ) -> Manifest:
-    previous = Manifest.load(index_dir) if (index_dir / "manifest.json").is_file() else None
     text_info = EmbedderInfo(spec=options.text_embedder, model_id=text.model_id, dim=text.dim)
-    if previous and previous.text_embedder.model_id != text.model_id and not options.rebuild:
-        raise IndexMismatchError(
-            f"{index_dir} was built with {previous.text_embedder.model_id}, not {text.model_id}; "
-            "pass --rebuild to re-embed everything, or choose another --index"
-        )
     name = options.name or (previous.name if previous else collection_prefix(index_dir.name))
     manifest = Manifest(
         name=name,
