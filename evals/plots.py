@@ -27,34 +27,28 @@ def _save(figure: Figure, path: Path) -> Path:
     return path
 
 
+_CURVES = (("R", RETRIEVAL_KS, "o-"), ("AllGold", ALL_GOLD_KS, "s--"))
+"""(metric, its k values, line style) of the recall-at-k plot."""
+
+
 def recall_at_k_plot(report: Report, path: Path) -> Path:
     """Plot R@k (solid) and all-gold recall@k (dashed) against k, one colour per system."""
-    figure = Figure(figsize=(6.4, 4.2))
+    figure = Figure(figsize=(8.0, 4.2))
     axes = figure.add_subplot()
     for index, rep in enumerate(report.systems):
         colour = f"C{index % 10}"
-        axes.plot(
-            RETRIEVAL_KS,
-            [rep.quality[f"R@{k}"] for k in RETRIEVAL_KS],
-            "o-",
-            color=colour,
-            label=f"{rep.system} R@k",
-        )
-        axes.plot(
-            ALL_GOLD_KS,
-            [rep.quality[f"AllGold@{k}"] for k in ALL_GOLD_KS],
-            "s--",
-            color=colour,
-            label=f"{rep.system} all-gold@k",
-        )
+        for metric, ks, style in _CURVES:
+            values = [rep.quality[f"{metric}@{k}"] for k in ks]
+            label = rep.system if metric == "R" else None  # one legend entry per system
+            axes.plot(ks, values, style, color=colour, label=label)
     axes.set_xscale("log")
     axes.set_xticks(RETRIEVAL_KS, [str(k) for k in RETRIEVAL_KS])
     axes.set_xlabel("k")
     axes.set_ylabel("recall")
     axes.set_ylim(0.0, 1.05)
-    axes.set_title("Recall at k (any gold, all gold)")
+    axes.set_title("Recall at k (solid: any gold, dashed: all gold)")
     axes.grid(alpha=0.3)
-    axes.legend(fontsize="small")
+    axes.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.0, 0.5))
     return _save(figure, path)
 
 
