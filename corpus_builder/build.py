@@ -1,4 +1,7 @@
-"""`fif build`: corpus → components → subcomponents → summaries → layered graph → layer indices."""
+"""`fif build`: corpus → components → subcomponents → summaries → layered graph → layer indices.
+
+Every layer gets a Chroma collection of vectors and a BM25 index (tools.sparse_index).
+"""
 
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from corpus_builder.contextual import ContextualEmbedding
 from corpus_builder.embed_stage import EmbedStats, IncrementalIndexer
 from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
 from corpus_builder.ingest import corpus_info, read_corpus
-from corpus_builder.layer_items import embed_items, image_embed, image_items
+from corpus_builder.layer_items import embed_items, image_embed, image_items, sparse_items
 from corpus_builder.region_proposers import proposer_id
 from corpus_builder.splitters import (
     FixedCrops,
@@ -42,6 +45,7 @@ from tools.errors import ConfigError, CorpusFormatError, IndexMismatchError
 from tools.index import ChromaLayers, collection_prefix
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, EmbedderInfo, Manifest, Problem
+from tools.sparse_index import sync_sparse_layers
 
 logger = logging.getLogger(__name__)
 
@@ -117,6 +121,10 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
     stats = _index(index_dir, manifest, documents, subcomponents, run.summaries, graph,
                    (text_embedder, image_embedder), options)  # fmt: skip
     clock.timings.update(embed=stats.embed_seconds, index=stats.index_seconds)
+    with clock.stage("sparse"):
+        manifest.sparse = sync_sparse_layers(
+            index_dir, sparse_items(documents, subcomponents, run.summaries), options.rebuild
+        )
     clock.timings["total"] = time.perf_counter() - started
     _finish_manifest(manifest, report, stats, clock.timings)
     manifest.save(index_dir)

@@ -17,6 +17,7 @@ from corpus_builder.embed_stage import EmbedItem
 from corpus_builder.texts import component_text, subcomponent_text
 from state.corpus import Component, Document, Subcomponent
 from tools.embedders import ImageEmbedder
+from tools.sparse_index import SparseRow
 
 
 def metadata(doc_id: str, component_id: str, kind: str) -> dict[str, str]:
@@ -53,6 +54,34 @@ def embed_items(
                 for part, part_content in zip(parts, part_contents, strict=True)
             ]
     return docs, comps, subs
+
+
+def sparse_items(
+    documents: list[Document],
+    subcomponents: dict[str, list[Subcomponent]],
+    summaries: dict[str, str],
+) -> dict[str, list[tuple[SparseRow, str]]]:
+    """Return each layer's (row, text) pairs for its BM25 index: the texts the vectors embed."""
+    layers = zip(
+        ("document", "component", "subcomponent"),
+        embed_items(documents, subcomponents, summaries),
+        strict=True,
+    )
+    return {
+        name: [
+            (
+                SparseRow(
+                    item.node_id,
+                    item.metadata["doc_id"],
+                    item.metadata["component_id"],
+                    item.metadata["type"],
+                ),
+                item.content,
+            )
+            for item in items
+        ]
+        for name, items in layers
+    }
 
 
 def _contents(

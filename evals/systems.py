@@ -1,9 +1,9 @@
 """The systems an evaluation compares, all behind one `retrieve(example)` interface.
 
-Every system (dense single-shot, FiF, its ablations, LILaC) is built by a factory from one
-`RunConfig`, so a comparison runs them on the same index with the same settings. The graphs
-are imported inside their factories: importing LILaC's compiles its graph, which a dense-only
-run need not pay for.
+Every system (dense, sparse and hybrid single-shot, FiF, its ablations, LILaC) is built by
+a factory from one `RunConfig`, so a comparison runs them on the same index with the same
+settings. The graphs are imported inside their factories: importing LILaC's compiles its
+graph, which a dense-only run need not pay for.
 
 Conversational examples (MMCoQA turns with a non-empty `history`) are asked as the earlier turns'
 questions followed by the current one, one per line. No system here keeps dialogue state, and
@@ -18,13 +18,16 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from evals.datasets.questions import EvalExample
 from graph_agent.api import answer_from_components
 from state.context import Backend, Context
 from tools.cost import CostMeter
 from tools.errors import ConfigError
+
+if TYPE_CHECKING:
+    from tools.search import SearchMode
 
 logger = logging.getLogger(__name__)
 
@@ -101,24 +104,30 @@ def make_context(config: RunConfig, **switches: Any) -> Context:
 
 
 class DenseSystem:
-    """Dense single-shot: components scored by their best subcomponent, top k, one embedding."""
+    """Single-shot: components scored by their best subcomponent, top k, in one search.
 
-    def __init__(self, name: str, config: RunConfig) -> None:
+    `mode` is dense (one embedding), sparse (BM25) or hybrid (both, fused by reciprocal rank).
+    """
+
+    def __init__(self, name: str, config: RunConfig, mode: SearchMode = "dense") -> None:
         from tools.corpus_index import open_index
 
         self.name = name
         self.config = config
+        self.mode = mode
         self.index = open_index(config.index_dir, config.chroma_url)
         self.context = make_context(config, answer=True)
 
     def retrieve(self, example: EvalExample, want_answer: bool) -> SystemOutput:
-        """Rank components with one dense search at subcomponent granularity."""
+        """Rank components with one search at subcomponent granularity."""
         from tools.search import dense_search
 
         started = time.perf_counter()
         meter = CostMeter()
         question = question_text(example)
-        found = dense_search(self.index, question, "subcomponent", self.config.top_k, meter)
+        found = dense_search(
+            self.index, question, "subcomponent", self.config.top_k, meter, mode=self.mode
+        )
         ranking = [node.node_id for node in found]
         answer = None
         if want_answer:
@@ -146,8 +155,8 @@ class GraphSystem:
         return SystemOutput(ranking, answer, full_cost(result.cost), latency)
 
 
-def _dense(config: RunConfig) -> System:
-    return DenseSystem("dense", config)
+def _single_shot(mode: SearchMode, config: RunConfig) -> System:
+    return DenseSystem(mode, config, mode)
 
 
 def _fif(name: str, config: RunConfig) -> System:
@@ -167,7 +176,9 @@ def _lilac(config: RunConfig) -> System:
 
 
 SYSTEMS: dict[str, SystemFactory] = {
-    "dense": _dense,
+    "dense": partial(_single_shot, "dense"),
+    "sparse": partial(_single_shot, "sparse"),
+    "hybrid": partial(_single_shot, "hybrid"),
     "fif": partial(_fif, "fif"),
     **{name: partial(_fif, name) for name in ABLATIONS},
     "lilac": _lilac,

@@ -120,31 +120,32 @@ def search(
         str, typer.Option(help="document|component|subcomponent")
     ] = "subcomponent",
     k: Annotated[int, typer.Option("-k", min=1, max=200)] = 10,
+    mode: Annotated[str, typer.Option(help="dense | sparse (BM25) | hybrid (RRF)")] = "dense",
+    rrf_k: Annotated[int, typer.Option(min=0, help="RRF constant of --mode hybrid.")] = 60,
     chroma_url: ChromaOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Rank components for a question in one dense shot (the baseline)."""
+    """Rank components for a question in one shot: dense, sparse or hybrid (the baselines)."""
     from tools.corpus_index import open_index
-    from tools.search import dense_search
+    from tools.search import SEARCH_MODES, dense_search
 
     if granularity not in ("document", "component", "subcomponent"):
         raise typer.BadParameter(f"{granularity!r}: use document, component or subcomponent")
+    if mode not in SEARCH_MODES:
+        raise typer.BadParameter(f"{mode!r}: use {', '.join(SEARCH_MODES)}")
     corpus_index = open_index(str(index), chroma_url)
-    results = dense_search(corpus_index, question, granularity, k)  # type: ignore[arg-type]
+    results = dense_search(
+        corpus_index,
+        question,
+        granularity,
+        k,
+        mode=mode,
+        rrf_k=rrf_k,  # type: ignore[arg-type]
+    )
     if as_json:
-        out.print_json(
-            json.dumps(
-                [
-                    {
-                        "component_id": r.node_id,
-                        "doc_id": r.doc_id,
-                        "type": r.kind,
-                        "score": round(r.score, 4),
-                    }
-                    for r in results
-                ]
-            )
-        )
+        fields = ("component_id", "doc_id", "type", "score")
+        rows = [(r.node_id, r.doc_id, r.kind, round(r.score, 4)) for r in results]
+        out.print_json(json.dumps([dict(zip(fields, row, strict=True)) for row in rows]))
     else:
         render.ranking(out, corpus_index.graph, [(r.node_id, r.score) for r in results])
 

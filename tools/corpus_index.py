@@ -24,6 +24,7 @@ from tools.image_scores import ImageScores, vector_key
 from tools.index import ChromaLayers, Hit, IndexLayer
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, Manifest
+from tools.sparse_index import SparseLayers
 from tools.vector_cache import VectorCache
 
 logger = logging.getLogger(__name__)
@@ -45,6 +46,7 @@ class CorpusIndex:
     """Text-space query vector (its bytes) -> the same query in the image space."""
     _images: ImageScores | None = field(default=None, repr=False)
     _images_ready: bool = field(default=False, repr=False)
+    _sparse: SparseLayers | None = field(default=None, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -123,6 +125,17 @@ class CorpusIndex:
                 self._twins.clear()
             self._query_cache.update({(space, t): v for t, v in zip(texts, vectors, strict=True)})
             self._twins.update({vector_key(v): w for v, w in zip(vectors, twins, strict=False)})
+
+    def sparse(self) -> SparseLayers:
+        """Return the BM25 layer indices, loaded on first use (dense-only runs never pay).
+
+        Raises:
+            IndexNotFoundError: If the index was built before sparse search existed.
+        """
+        with self._lock:
+            if self._sparse is None:
+                self._sparse = SparseLayers.open(self.index_dir)
+            return self._sparse
 
     def image_scores(self) -> ImageScores | None:
         """Return the image scorer, calibrating once if the manifest has no calibration.

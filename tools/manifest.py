@@ -69,6 +69,10 @@ class Manifest(BaseModel):
         "summarizer its llm_calls and tokens",
     )
     counts: dict[str, int] = Field(default_factory=dict)
+    sparse: dict[str, str] = Field(
+        default_factory=dict,
+        description="What the last build did to each layer's BM25 index: kept or indexed",
+    )
     embedding: dict[str, int] = Field(default_factory=dict)
     timings: dict[str, float] = Field(default_factory=dict)
     skipped: list[Problem] = Field(default_factory=list)

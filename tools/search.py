@@ -4,25 +4,34 @@ Documents can be scored at granularity document (their summary), component or
 subcomponent; components at component or subcomponent. Scoring runs over the whole
 corpus or only inside a given set of documents (a local hop). With an image embedder,
 images and regions also match by their image vectors (tools.image_scores).
+
+`score_nodes` does the same with a search mode: dense (vectors), sparse (the BM25 layer
+index, tools.sparse_index) or hybrid (both rankings fused by reciprocal rank).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Literal, get_args
 
 import numpy as np
 
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.index import Hit
+from tools.rank_fusion import RRF_K, fused_order
 
 Target = Literal["document", "component"]
 Granularity = Literal["document", "component", "subcomponent"]
 GRANULARITY_LAYER = {"document": 0, "component": 1, "subcomponent": 2}
 OVERSAMPLE = {"document": 1, "component": 3, "subcomponent": 8}
 MAX_HITS = 3000
+SearchMode = Literal["dense", "sparse", "hybrid"]
+SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
+FUSION_DEPTH = 50
+"""How deep each ranking goes into a hybrid fusion: RRF needs more than the k shown, or an
+item ranked 11th by both rankings could never surface above one ranked 1st by one."""
 
 
 @dataclass(frozen=True)
@@ -50,12 +59,95 @@ def score_vec(
         raise ValueError("components are scored at component or subcomponent granularity")
     meter = meter or CostMeter()
     vector = _vector(index, query, meter)
+    return _widening(
+        index,
+        lambda n: layer_hits(index, vector, granularity, n, doc_ids, meter),
+        target,
+        granularity,
+        k,
+        doc_ids,
+    )
+
+
+def score_sparse(
+    index: CorpusIndex,
+    query: str,
+    target: Target,
+    granularity: Granularity,
+    k: int,
+    doc_ids: Sequence[str] | None = None,
+    meter: CostMeter | None = None,
+) -> list[ScoredNode]:
+    """Return the top-k documents or components by their best BM25 descendant at a layer.
+
+    The same max-over-descendants rule as `score_vec`, with BM25 scores (not cosines).
+    """
+    if target == "component" and granularity == "document":
+        raise ValueError("components are scored at component or subcomponent granularity")
+    meter = meter or CostMeter()
+    sparse = index.sparse()
+
+    def hits(n: int) -> tuple[list[Hit], bool]:
+        with meter.timed("vector"):  # index search time, dense or sparse
+            found = sparse.query(granularity, query, n, doc_ids)
+        return found, len(found) < n
+
+    return _widening(index, hits, target, granularity, k, doc_ids)
+
+
+def score_nodes(
+    index: CorpusIndex,
+    query: str,
+    target: Target,
+    granularity: Granularity,
+    k: int,
+    mode: SearchMode = "dense",
+    doc_ids: Sequence[str] | None = None,
+    meter: CostMeter | None = None,
+    rrf_k: int = RRF_K,
+) -> list[ScoredNode]:
+    """Return the top-k documents or components by dense, sparse or hybrid scoring.
+
+    Hybrid fuses the dense and sparse rankings (each FUSION_DEPTH deep) by reciprocal rank
+    with constant `rrf_k`; its scores are the fused RRF scores, and each node keeps the
+    evidence of the ranking that placed it higher.
+    """
+    if mode == "dense":
+        return score_vec(index, query, target, granularity, k, doc_ids, meter)
+    if mode == "sparse":
+        return score_sparse(index, query, target, granularity, k, doc_ids, meter)
+    if mode != "hybrid":
+        raise ValueError(f"unknown search mode {mode!r}; choose one of {', '.join(SEARCH_MODES)}")
+    depth = max(k, FUSION_DEPTH)
+    dense = score_vec(index, query, target, granularity, depth, doc_ids, meter)
+    sparse = score_sparse(index, query, target, granularity, depth, doc_ids, meter)
+    placed: dict[str, tuple[int, ScoredNode]] = {}
+    for ranking in (dense, sparse):
+        for rank, node in enumerate(ranking):
+            if node.node_id not in placed or rank < placed[node.node_id][0]:
+                placed[node.node_id] = (rank, node)
+    rankings = [[n.node_id for n in dense], [n.node_id for n in sparse]]
+    fused = fused_order(rankings, rrf_k)[:k]
+    return [replace(placed[node_id][1], score=score) for node_id, score in fused]
+
+
+def _widening(
+    index: CorpusIndex,
+    hits_of: Callable[[int], tuple[list[Hit], bool]],
+    target: Target,
+    granularity: Granularity,
+    k: int,
+    doc_ids: Sequence[str] | None,
+) -> list[ScoredNode]:
+    """Aggregate layer hits per ancestor, asking `hits_of(n)` for more until k are found.
+
+    Many hits can share an ancestor (a long table's rows): ask for more until k distinct
+    ancestors are found or the layer (or MAX_HITS) is exhausted.
+    """
     n = _hits_needed(index, target, granularity, k, doc_ids)
     while True:
-        hits, exhausted = layer_hits(index, vector, granularity, n, doc_ids, meter)
+        hits, exhausted = hits_of(n)
         found = aggregate(index, hits, target, granularity, k)
-        # Many hits can share an ancestor (a long table's rows): ask for more until k
-        # distinct ancestors are found or the layer (or MAX_HITS) is exhausted.
         if len(found) >= k or exhausted or n >= MAX_HITS:
             return found
         n = min(MAX_HITS, n * 2)
@@ -153,21 +245,33 @@ def dense_search(
     granularity: Granularity = "subcomponent",
     k: int = 10,
     meter: CostMeter | None = None,
+    mode: SearchMode = "dense",
+    doc_ids: Sequence[str] | None = None,
+    rrf_k: int = RRF_K,
 ) -> list[ScoredNode]:
-    """Rank components for a question in one shot (the dense single-shot baseline).
+    """Rank components for a question in one shot (the single-shot baselines).
 
     At document granularity the top-k documents are found by their summaries and their
-    components ranked inside them, documents first; otherwise components are scored by
-    SCORE_vec at component or subcomponent granularity over the whole corpus.
+    components ranked inside them, documents first; otherwise components are scored at
+    component or subcomponent granularity over the whole corpus, or inside `doc_ids`.
+    `mode` picks dense vectors (SCORE_vec), BM25 or their hybrid (see `score_nodes`).
     """
     meter = meter or CostMeter()
-    vector = _vector(index, question, meter)
+    query: str | np.ndarray = question
+    if mode == "dense":
+        query = _vector(index, question, meter)
+
+    def rank(
+        target: Target, at: Granularity, n: int, docs: Sequence[str] | None
+    ) -> list[ScoredNode]:
+        if isinstance(query, np.ndarray):
+            return score_vec(index, query, target, at, n, docs, meter)
+        return score_nodes(index, question, target, at, n, mode, docs, meter, rrf_k)
+
     if granularity != "document":
-        return score_vec(index, vector, "component", granularity, k, meter=meter)
-    documents = score_vec(index, vector, "document", "document", k, meter=meter)
+        return rank("component", granularity, k, doc_ids)
+    documents = rank("document", "document", k, doc_ids)
     doc_rank = {doc.node_id: rank for rank, doc in enumerate(documents)}
-    components = score_vec(
-        index, vector, "component", "component", k * 4, doc_ids=list(doc_rank), meter=meter
-    )
+    components = rank("component", "component", k * 4, list(doc_rank))
     components.sort(key=lambda node: (doc_rank[node.doc_id], -node.score))
     return components[:k]

@@ -1,0 +1,225 @@
+"""Sparse layer indices: one BM25 index per layer (bm25s, Snowball stems from PyStemmer).
+
+They sit beside the Chroma collections in `DIR/sparse/<layer>/` (bm25s's own numpy and
+JSON files, never pickle) with `rows.json`: each row's node id, document, component and
+kind, and a hash of the layer's texts. BM25's IDF is a property of the whole layer, so a
+changed layer is re-indexed whole (seconds for 60k texts) and an unchanged one is kept.
+
+A search inside a set of documents (a local hop, or single-document evaluation) masks
+the other rows inside the BM25 scoring itself, so it is exhaustive within the set, not a
+filtered global top-k.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import bm25s
+import numpy as np
+import Stemmer
+
+from tools.errors import IndexNotFoundError
+from tools.index import Hit
+
+logger = logging.getLogger(__name__)
+
+SPARSE_DIR = "sparse"
+ROWS_FILE = "rows.json"
+SPARSE_LAYERS = ("document", "component", "subcomponent")
+SPARSE_FORMAT = 1
+"""Bumped when tokenisation or the row file changes, so older sparse indices are rebuilt."""
+STOPWORDS = "en"
+"""bm25s's English stopword list: drops function words that only add noise to BM25."""
+
+
+@dataclass(frozen=True)
+class SparseRow:
+    """What one text of a layer is: its node, document, component and kind."""
+
+    node_id: str
+    doc_id: str
+    component_id: str
+    kind: str
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Stemmer.Stemmer:
+    return Stemmer.Stemmer("english")
+
+
+def analyze(texts: Sequence[str]) -> list[list[str]]:
+    """Return the BM25 terms of each text: lowercased words, no stopwords, English stems."""
+    if not texts:
+        return []
+    tokens = bm25s.tokenize(
+        list(texts),
+        lower=True,
+        stopwords=STOPWORDS,
+        stemmer=_stemmer(),
+        return_ids=False,
+        show_progress=False,
+    )
+    return [list(t) for t in tokens]  # type: ignore[union-attr]
+
+
+def terms(text: str) -> set[str]:
+    """Return the distinct BM25 terms of one text (for overlap checks in offline decisions)."""
+    return set(analyze([text])[0])
+
+
+def texts_hash(items: Iterable[tuple[SparseRow, str]]) -> str:
+    """Return a hash of a layer's rows and texts, to tell whether it must be re-indexed."""
+    digest = hashlib.sha256(f"fif-sparse-{SPARSE_FORMAT}".encode())
+    for row, text in items:
+        digest.update(f"{row.node_id}\x1f{row.kind}\x1f{text}\x1e".encode())
+    return digest.hexdigest()
+
+
+class SparseLayer:
+    """The BM25 index of one layer and the rows its scores refer to."""
+
+    def __init__(self, retriever: bm25s.BM25 | None, rows: list[SparseRow], digest: str) -> None:
+        self.retriever = retriever
+        """None for an empty layer (bm25s cannot index zero texts)."""
+        self.rows = rows
+        self.digest = digest
+        self._rows_of_doc: dict[str, list[int]] = {}
+        for position, row in enumerate(rows):
+            self._rows_of_doc.setdefault(row.doc_id, []).append(position)
+
+    @classmethod
+    def build(cls, items: Sequence[tuple[SparseRow, str]]) -> SparseLayer:
+        """Index a layer's (row, text) pairs."""
+        rows = [row for row, _ in items]
+        digest = texts_hash(items)
+        if not items:
+            return cls(None, rows, digest)
+        retriever = bm25s.BM25()
+        retriever.index(analyze([text for _, text in items]), show_progress=False)
+        return cls(retriever, rows, digest)
+
+    def save(self, folder: Path) -> None:
+        """Write the layer to a folder, replacing what was there (rows last, as a commit mark)."""
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        if self.retriever is not None:
+            self.retriever.save(str(folder), show_progress=False)
+        payload = {
+            "format": SPARSE_FORMAT,
+            "digest": self.digest,
+            "rows": [[r.node_id, r.doc_id, r.component_id, r.kind] for r in self.rows],
+        }
+        tmp = folder / f"{ROWS_FILE}.tmp"
+        tmp.write_text(json.dumps(payload), encoding="utf-8")
+        os.replace(tmp, folder / ROWS_FILE)
+
+    @classmethod
+    def load(cls, folder: Path) -> SparseLayer | None:
+        """Read a saved layer; None if it is missing, unfinished or of an older format."""
+        try:
+            payload = json.loads((folder / ROWS_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if payload.get("format") != SPARSE_FORMAT:
+            return None
+        rows = [SparseRow(*row) for row in payload["rows"]]
+        retriever = None
+        if rows:
+            retriever = bm25s.BM25.load(str(folder), mmap=False, show_progress=False)
+        return cls(retriever, rows, payload["digest"])
+
+    def query(self, text: str, n: int, doc_ids: Sequence[str] | None = None) -> list[Hit]:
+        """Return up to n rows with a positive BM25 score, best first (ties by node id).
+
+        With `doc_ids`, rows of other documents are masked out before ranking.
+        """
+        if self.retriever is None or n <= 0:
+            return []
+        query_terms = analyze([text])[0]
+        if not query_terms:
+            return []
+        mask = self._mask(doc_ids)
+        if mask is not None and not mask.any():
+            return []
+        scores = self.retriever.get_scores(query_terms, weight_mask=mask)
+        positive = np.flatnonzero(scores > 0)
+        if len(positive) > n:
+            positive = positive[np.argpartition(-scores[positive], n - 1)[:n]]
+        order = sorted(positive, key=lambda i: (-float(scores[i]), self.rows[i].node_id))
+        return [self._hit(int(i), float(scores[i])) for i in order]
+
+    def _mask(self, doc_ids: Sequence[str] | None) -> np.ndarray | None:
+        if doc_ids is None:
+            return None
+        mask = np.zeros(len(self.rows), dtype=np.float32)
+        for doc_id in doc_ids:
+            mask[self._rows_of_doc.get(doc_id, [])] = 1.0
+        return mask
+
+    def _hit(self, position: int, score: float) -> Hit:
+        row = self.rows[position]
+        return Hit(row.node_id, row.doc_id, row.component_id, row.kind, score)
+
+
+class SparseLayers:
+    """The sparse indices of one FiF index, by layer."""
+
+    def __init__(self, folder: Path, layers: dict[str, SparseLayer]) -> None:
+        self.folder = folder
+        self.layers = layers
+
+    @classmethod
+    def open(cls, index_dir: Path) -> SparseLayers:
+        """Open the sparse indices of a built index.
+
+        Raises:
+            IndexNotFoundError: If a layer is missing (an index built before sparse search).
+        """
+        folder = index_dir / SPARSE_DIR
+        layers: dict[str, SparseLayer] = {}
+        for name in SPARSE_LAYERS:
+            layer = SparseLayer.load(folder / name)
+            if layer is None:
+                raise IndexNotFoundError(
+                    f"{index_dir} has no sparse {name} index (it predates sparse search or "
+                    f"its build stopped); run `fif build CORPUS --index {index_dir}` again: it "
+                    "adds the sparse indices and re-embeds nothing"
+                )
+            layers[name] = layer
+        return cls(folder, layers)
+
+    def query(
+        self, layer: str, text: str, n: int, doc_ids: Sequence[str] | None = None
+    ) -> list[Hit]:
+        """Return up to n BM25 hits of a layer, optionally inside a set of documents."""
+        return self.layers[layer].query(text, n, doc_ids)
+
+
+def sync_sparse_layers(
+    index_dir: Path, items_by_layer: dict[str, list[tuple[SparseRow, str]]], rebuild: bool = False
+) -> dict[str, str]:
+    """Bring every sparse layer up to date; return what happened to each (kept or indexed).
+
+    A layer whose rows and texts hash as the stored ones is kept; any other is indexed anew.
+    """
+    folder = index_dir / SPARSE_DIR
+    outcome: dict[str, str] = {}
+    for name in SPARSE_LAYERS:
+        items = items_by_layer.get(name, [])
+        stored = None if rebuild else SparseLayer.load(folder / name)
+        if stored is not None and stored.digest == texts_hash(items):
+            outcome[name] = "kept"
+            continue
+        SparseLayer.build(items).save(folder / name)
+        outcome[name] = "indexed"
+        logger.info("sparse %s index: %d texts", name, len(items))
+    return outcome
