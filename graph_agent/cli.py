@@ -6,7 +6,7 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
 from rich.console import Console
@@ -31,6 +31,9 @@ _state = {"debug": False}
 IndexOpt = Annotated[Path, typer.Option("--index", "-i", help="Index folder.")]
 ChromaOpt = Annotated[str | None, typer.Option(help="Chroma server URL (http://host:port).")]
 JsonOpt = Annotated[bool, typer.Option("--json/--no-json", help="Print JSON for machines.")]
+DocOpt = Annotated[
+    list[str] | None, typer.Option("--doc", help="Search only this document (repeatable).")
+]
 AblationOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -122,26 +125,21 @@ def search(
     k: Annotated[int, typer.Option("-k", min=1, max=200)] = 10,
     mode: Annotated[str, typer.Option(help="dense | sparse (BM25) | hybrid (RRF)")] = "dense",
     rrf_k: Annotated[int, typer.Option(min=0, help="RRF constant of --mode hybrid.")] = 60,
+    doc: DocOpt = None,
     chroma_url: ChromaOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Rank components for a question in one shot: dense, sparse or hybrid (the baselines)."""
     from tools.corpus_index import open_index
-    from tools.search import SEARCH_MODES, dense_search
+    from tools.search import SEARCH_MODES, Granularity, SearchMode, dense_search
 
     if granularity not in ("document", "component", "subcomponent"):
         raise typer.BadParameter(f"{granularity!r}: use document, component or subcomponent")
     if mode not in SEARCH_MODES:
         raise typer.BadParameter(f"{mode!r}: use {', '.join(SEARCH_MODES)}")
-    corpus_index = open_index(str(index), chroma_url)
-    results = dense_search(
-        corpus_index,
-        question,
-        granularity,
-        k,
-        mode=mode,
-        rrf_k=rrf_k,  # type: ignore[arg-type]
-    )
+    corpus_index = open_index(str(index), chroma_url, doc)
+    at, how = cast(Granularity, granularity), cast(SearchMode, mode)
+    results = dense_search(corpus_index, question, at, k, mode=how, rrf_k=rrf_k)
     if as_json:
         fields = ("component_id", "doc_id", "type", "score")
         rows = [(r.node_id, r.doc_id, r.kind, round(r.score, 4)) for r in results]
@@ -165,6 +163,7 @@ def ask(
     ablation: AblationOpt = None,
     vision: VisionOpt = None,
     price_table: PriceTableOpt = None,
+    doc: DocOpt = None,
     chroma_url: ChromaOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -183,6 +182,7 @@ def ask(
         "answer": answer,
         "max_steps": max_steps,
         "chroma_url": chroma_url,
+        "doc_scope": tuple(doc) if doc else None,
         "vision": vision,
         "price_table": price_table_from(price_table, "--price-table") if price_table else None,
         **{name: True for name in ablation or []},
@@ -198,17 +198,9 @@ def ask(
 
 
 def _print_json_result(result: RunResult) -> None:
-    out.print_json(
-        json.dumps(
-            {
-                "ranking": result.ranking,
-                "answer": result.answer,
-                "trace": result.history,
-                "cost": result.cost,
-                "thread_id": result.thread_id,
-            }
-        )
-    )
+    keys = ("ranking", "answer", "trace", "cost", "thread_id")
+    values = (result.ranking, result.answer, result.history, result.cost, result.thread_id)
+    out.print_json(json.dumps(dict(zip(keys, values, strict=True))))
 
 
 def _print_result(corpus_index: CorpusIndex, result: RunResult) -> None:

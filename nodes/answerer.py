@@ -36,7 +36,7 @@ class AnswererUpdate(TypedDict, total=False):
 def answerer(state: FiFState, runtime: Runtime[Context]) -> AnswererUpdate:
     """Answer the question from the final ranking."""
     context = runtime.context or Context()
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     meter = CostMeter()
     ids = [r["component_id"] for r in state.get("ranking", [])][:ANSWER_COMPONENTS]
     decided = decide_answer(index, state["question"], ids, context, meter, state)

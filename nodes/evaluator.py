@@ -30,7 +30,7 @@ def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
     step = state.get("pending_step")
     if step is None:
         raise ValueError("evaluator reached without a pending traversal")
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     meter = CostMeter()
     subqueries = list(state.get("subqueries", []))
     decided = decide(

@@ -40,7 +40,7 @@ class OrchestratorUpdate(TypedDict, total=False):
 def orchestrator(state: FiFState, runtime: Runtime[Context]) -> OrchestratorUpdate:
     """Decide the next action and check it against the rules."""
     context = runtime.context or Context()
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     meter = CostMeter()
     decided = decide(
         state,

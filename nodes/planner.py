@@ -37,7 +37,7 @@ def planner(state: FiFState, runtime: Runtime[Context]) -> PlannerUpdate:
     for (`routing.after_evaluator`) is recorded here, so the replan views count both.
     """
     context = runtime.context or Context()
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     meter = CostMeter()
     if not state.get("subqueries"):
         return _initial_plan(state, context, index, meter)

@@ -32,7 +32,7 @@ def reranker(state: FiFState, runtime: Runtime[Context]) -> RerankerUpdate:
     meter = CostMeter()
     if not candidates:
         return {"ranking": [], "cost": meter.as_dict()}
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     subqueries = [s["text"] for s in state.get("subqueries", [])]
     offline, scores = chain_ranking(
         index, state["question"], subqueries, candidates, context.top_k, meter

@@ -91,7 +91,9 @@ def document_stage(
         hop = link_hop(index, subquery, query, components, region.docs, meter)
         if hop is None:
             return [], None
-        docs = list(hop.via)
+        docs = [d for d in hop.via if index.in_scope(d)]
+        if not docs:
+            return [], None
         fit = best_per_parent(index, hop.residual, docs, granularity, meter)
         ranked = sorted(docs, key=lambda d: (-(fit[d][0] + LINK_PRIOR * hop.prior[d]), d))[:keep]
         own = best_per_parent(index, query, ranked, granularity, meter)

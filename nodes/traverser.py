@@ -30,7 +30,7 @@ def traverser(state: FiFState, runtime: Runtime[Context]) -> TraverserUpdate:
     action = state.get("next_action")
     if not action or action["kind"] != "search":
         raise ValueError(f"traverser needs a search action, got {action!r}")
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     meter = CostMeter()
     history = state.get("history", [])
     subquery, strategy, anchor = action["subquery"], action["strategy"], action.get("anchor")

@@ -23,6 +23,11 @@ class Context(BaseModel):
 
     index_dir: str = Field(".fif/index", description="Folder of the index built by `fif build`.")
     chroma_url: str | None = Field(None, description="Chroma server URL; None = embedded store.")
+    doc_scope: tuple[str, ...] | None = Field(
+        None,
+        description="Search only these documents (FinanceBench's single-document setting: "
+        "the question's own filings); None = the whole index.",
+    )
     backend: Backend = Field("offline", description="Who makes the reasoning decisions.")
     chat_model: str = Field("gpt-5-mini", description="Model name for the openai backend.")
     base_url: str | None = Field(None, description="OpenAI-compatible server URL (openai backend).")

@@ -11,9 +11,10 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -41,12 +42,13 @@ class CorpusIndex:
     text_embedder: Embedder
     image_embedder: Embedder | None
     cache: VectorCache
+    scope: frozenset[str] | None = None
+    """Only these documents are searched (None: all); see `scoped` and `within`."""
     _query_cache: dict[tuple[str, str], np.ndarray] = field(default_factory=dict, repr=False)
     _twins: dict[bytes, np.ndarray] = field(default_factory=dict, repr=False)
     """Text-space query vector (its bytes) -> the same query in the image space."""
-    _images: ImageScores | None = field(default=None, repr=False)
-    _images_ready: bool = field(default=False, repr=False)
-    _sparse: SparseLayers | None = field(default=None, repr=False)
+    _loaded: dict[str, Any] = field(default_factory=dict, repr=False)
+    """What loads on first use (the image scorer, the BM25 layers), shared with scoped views."""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -77,6 +79,39 @@ class CorpusIndex:
         if manifest.image_embedder is not None:
             image = load_embedder(manifest.image_embedder.spec)
         return cls(index_dir, manifest, graph, layers, text, image, VectorCache(layers))
+
+    def scoped(self, doc_ids: Sequence[str] | None) -> CorpusIndex:
+        """Return a view of this index whose searches stay inside `doc_ids` (None: all).
+
+        The view shares the graph, the stores, the embedders and the query cache; every
+        search through tools.search passes the scope into the index query itself (a Chroma
+        `where` filter, a BM25 mask), so it is exhaustive inside the scope rather than a
+        global top-k filtered afterwards.
+
+        Raises:
+            IndexMismatchError: If a scoped document is not in the index.
+        """
+        if doc_ids is None:
+            return self if self.scope is None else replace(self, scope=None)
+        missing = [d for d in doc_ids if d not in self.graph or self.graph.node(d).layer != 0]
+        if missing:
+            raise IndexMismatchError(
+                f"{self.index_dir} has no document {', '.join(map(repr, missing[:3]))}; "
+                "the document scope must name documents of the index (their doc ids)"
+            )
+        return replace(self, scope=frozenset(doc_ids))
+
+    def within(self, doc_ids: Sequence[str] | None) -> list[str] | None:
+        """Return the documents a search may look at: `doc_ids` limited to the scope."""
+        if self.scope is None:
+            return None if doc_ids is None else list(doc_ids)
+        if doc_ids is None:
+            return sorted(self.scope)
+        return [d for d in doc_ids if d in self.scope]
+
+    def in_scope(self, doc_id: str) -> bool:
+        """Tell whether a document may be searched or reached."""
+        return self.scope is None or doc_id in self.scope
 
     def embed_query(self, text: str, space: str = "text") -> np.ndarray:
         """Embed a query in the text (or image) space, caching repeated queries."""
@@ -133,9 +168,10 @@ class CorpusIndex:
             IndexNotFoundError: If the index was built before sparse search existed.
         """
         with self._lock:
-            if self._sparse is None:
-                self._sparse = SparseLayers.open(self.index_dir)
-            return self._sparse
+            if "sparse" not in self._loaded:
+                self._loaded["sparse"] = SparseLayers.open(self.index_dir)
+            sparse: SparseLayers = self._loaded["sparse"]
+            return sparse
 
     def image_scores(self) -> ImageScores | None:
         """Return the image scorer, calibrating once if the manifest has no calibration.
@@ -145,14 +181,15 @@ class CorpusIndex:
         if self.image_embedder is None:
             return None
         with self._lock:
-            if not self._images_ready:
+            if "images" not in self._loaded:
                 calibration = self.manifest.image_calibration or estimate_calibration(
                     self.graph, self.layers, self.text_embedder, self.image_embedder
                 )
-                if calibration is not None:
-                    self._images = ImageScores(self.cache, self.layers, calibration, self._twin)
-                self._images_ready = True
-            return self._images
+                self._loaded["images"] = calibration and ImageScores(
+                    self.cache, self.layers, calibration, self._twin
+                )
+            images: ImageScores | None = self._loaded["images"]
+            return images
 
     def _twin(self, vector: np.ndarray) -> np.ndarray | None:
         return self._twins.get(vector_key(vector))
@@ -184,9 +221,15 @@ class CorpusIndex:
         return [] if images is None else images.hits(granularity, query, n, doc_ids)
 
 
-def open_index(index_dir: str | Path, chroma_url: str | None = None) -> CorpusIndex:
-    """Return the one shared CorpusIndex of a location (builder, CLI and agent share it)."""
-    return _shared_index(str(index_dir), chroma_url)  # one cache key however it is called
+def open_index(
+    index_dir: str | Path, chroma_url: str | None = None, scope: Sequence[str] | None = None
+) -> CorpusIndex:
+    """Return the one shared CorpusIndex of a location (builder, CLI and agent share it).
+
+    With `scope`, a view of it that searches only those documents (CorpusIndex.scoped).
+    """
+    shared = _shared_index(str(index_dir), chroma_url)  # one cache key however it is called
+    return shared if scope is None else shared.scoped(scope)
 
 
 @lru_cache(maxsize=4)

@@ -2,7 +2,8 @@
 
 Documents can be scored at granularity document (their summary), component or
 subcomponent; components at component or subcomponent. Scoring runs over the whole
-corpus or only inside a given set of documents (a local hop). With an image embedder,
+corpus or only inside a given set of documents (a local hop), and never outside the
+index's document scope (CorpusIndex.scoped: the single-document setting). With an image embedder,
 images and regions also match by their image vectors (tools.image_scores).
 
 `score_nodes` does the same with a search mode: dense (vectors), sparse (the BM25 layer
@@ -59,6 +60,7 @@ def score_vec(
         raise ValueError("components are scored at component or subcomponent granularity")
     meter = meter or CostMeter()
     vector = _vector(index, query, meter)
+    doc_ids = index.within(doc_ids)
     return _widening(
         index,
         lambda n: layer_hits(index, vector, granularity, n, doc_ids, meter),
@@ -86,6 +88,7 @@ def score_sparse(
         raise ValueError("components are scored at component or subcomponent granularity")
     meter = meter or CostMeter()
     sparse = index.sparse()
+    doc_ids = index.within(doc_ids)
 
     def hits(n: int) -> tuple[list[Hit], bool]:
         with meter.timed("vector"):  # index search time, dense or sparse

@@ -79,7 +79,11 @@ def beam_search(
     stats: list[dict[str, Any]] = []
     for step in range(settings.iterations):
         edges = expand(
-            index.graph, frontier, settings.follow_backlinks, settings.max_edges_per_node
+            index.graph,
+            frontier,
+            settings.follow_backlinks,
+            settings.max_edges_per_node,
+            index.in_scope,
         )
         carried = [] if step == 0 else list(beam)  # seeds do not compete with edges
         touched = dict.fromkeys(edge_components(edges))

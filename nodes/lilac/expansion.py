@@ -11,7 +11,7 @@ per node.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -75,12 +75,23 @@ def adjacent(
 
 
 def expand(
-    graph: LayeredGraph, frontier: Sequence[str], follow_backlinks: bool, cap: int
+    graph: LayeredGraph,
+    frontier: Sequence[str],
+    follow_backlinks: bool,
+    cap: int,
+    reachable: Callable[[str], bool] = lambda doc_id: True,
 ) -> list[Edge]:
-    """Return the one-hop edges of the frontier; an isolated component gets a dummy edge."""
+    """Return the one-hop edges of the frontier; an isolated component gets a dummy edge.
+
+    Edges into documents that `reachable` refuses (outside a document scope) are left out.
+    """
     edges: list[Edge] = []
     for component in frontier:
-        reached = adjacent(graph, component, follow_backlinks, cap)
+        reached = [
+            (other, kind)
+            for other, kind in adjacent(graph, component, follow_backlinks, cap)
+            if reachable(graph.node(other).doc_id)
+        ]
         if not reached:
             edges.append(Edge(component, None, "dummy"))
         edges.extend(Edge(component, other, kind) for other, kind in reached)

@@ -59,7 +59,7 @@ def traverser(state: LilacState, runtime: Runtime[LilacContext]) -> TraverserUpd
     """Find the top-b edges for the question and rank their components."""
     context = runtime.context
     meter = CostMeter()
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     question = state["question"]
     subqueries = state.get("subqueries") or [{"index": 0, "text": question, "modality": "text"}]
     texts = [question, *(embedding_text(s, context.modality_hint) for s in subqueries)]
