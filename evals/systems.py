@@ -43,6 +43,12 @@ ABLATIONS: dict[str, str] = {
 }
 """System name of each FiF ablation → the Context switch it turns on."""
 
+VARIANTS: dict[str, dict[str, Any]] = {
+    "fif-dense-global": {"global_search": "dense"},
+    "fif-sparse-global": {"global_search": "sparse"},
+}
+"""System name of each FiF variant → the Context settings it changes (not a part switched off)."""
+
 
 @dataclass(frozen=True)
 class RunConfig:
@@ -163,7 +169,7 @@ def _fif(name: str, config: RunConfig) -> System:
     from graph_agent.api import ask
 
     switch = ABLATIONS.get(name)
-    context = make_context(config, **({switch: True} if switch else {}))
+    context = make_context(config, **({switch: True} if switch else VARIANTS.get(name, {})))
     return GraphSystem(name, ask, context)
 
 
@@ -180,7 +186,7 @@ SYSTEMS: dict[str, SystemFactory] = {
     "sparse": partial(_single_shot, "sparse"),
     "hybrid": partial(_single_shot, "hybrid"),
     "fif": partial(_fif, "fif"),
-    **{name: partial(_fif, name) for name in ABLATIONS},
+    **{name: partial(_fif, name) for name in [*ABLATIONS, *VARIANTS]},
     "lilac": _lilac,
 }
 """Every system the runner knows, by name; tests register fakes here."""

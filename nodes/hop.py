@@ -10,20 +10,20 @@ anchor's components do not already contain, i.e. what the hop is for.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from nodes.lexical import content_words, stems
+from nodes.lexical import content_words
 from state.render import table_text
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import neighbors, outgoing_links
+from tools.sparse_index import bm25_within, terms
 
 LEXICAL_WEIGHT = 0.05
-"""Weight of a linking node's IDF-weighted word overlap with the subquery."""
+"""Weight of a linking node's BM25 match to the subquery (IDF within the linking nodes)."""
 
 
 @dataclass(frozen=True)
@@ -49,24 +49,15 @@ def full_text(index: CorpusIndex, node_id: str) -> str:
 
 def residual_text(subquery: str, covered_texts: Iterable[str]) -> str:
     """Return the subquery's content words absent from the covered texts (or the subquery)."""
-    covered = stems(word for text in covered_texts for word in content_words(text))
-    rest = [word for word in content_words(subquery) if word[:5] not in covered]
+    covered = terms("\n".join(covered_texts))
+    rest = [word for word in content_words(subquery) if not terms(word) <= covered]
     return " ".join(rest) or subquery
 
 
 def lexical_scores(index: CorpusIndex, subquery: str, nodes: Sequence[str]) -> dict[str, float]:
-    """Score nodes by the IDF (within this set) of the subquery words they contain."""
-    wanted = stems(content_words(subquery))
-    words = {node: stems(content_words(index.graph.node(node).text)) & wanted for node in nodes}
-    frequency: dict[str, int] = {}
-    for found in words.values():
-        for word in found:
-            frequency[word] = frequency.get(word, 0) + 1
-    total = max(1, len(nodes))
-    return {
-        node: sum(math.log(1 + total / frequency[w]) for w in found)
-        for node, found in words.items()
-    }
+    """Score nodes by BM25 of the subquery among just these nodes (IDF within the set)."""
+    texts = [index.graph.node(node).text for node in nodes]
+    return dict(zip(nodes, bm25_within(subquery, texts), strict=True))
 
 
 def link_hop(

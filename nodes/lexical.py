@@ -1,35 +1,34 @@
-"""Word-level checks the offline decisions use: content words, crude stems, coverage."""
+"""Word-level checks the offline decisions use: content words in order, and coverage.
+
+Stems and stopwords come from the one analyzer the BM25 indices use (tools.sparse_index),
+so "does this evidence cover the question" and BM25 retrieval agree on what a word is.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
 
+from tools.sparse_index import QUERY_STOPWORDS, terms
+
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
-STEM_CHARS = 5
-"""Words sharing their first five letters count as one ("attendees" ~ "attendance")."""
-STOPWORDS = frozenset(
-    "a an the of in on at to for from by with and or but is are was were be been being do does "
-    "did has have had what which who whom whose when where why how that this these those it its "
-    "as into than then there their they he she his her him them both either same more less "
-    "most least also any all not no s".split()
-)
+_STOPWORDS = frozenset(QUERY_STOPWORDS)
 
 
 def content_words(text: str) -> list[str]:
     """Return the lowercased words of text that are not stopwords, in order, once each."""
     words = (m.lower() for m in _WORD.findall(text))
-    return list(dict.fromkeys(w for w in words if w not in STOPWORDS))
+    return list(dict.fromkeys(w for w in words if w not in _STOPWORDS))
 
 
 def stems(words: Iterable[str]) -> set[str]:
-    """Return crude prefix stems of words."""
-    return {w[:STEM_CHARS] for w in words}
+    """Return the stems of words (the analyzer's English Snowball stems)."""
+    return terms(" ".join(words))
 
 
 def coverage(query: str, evidence: str) -> float:
-    """Return the share of the query's content words whose stem occurs in the evidence."""
-    wanted = stems(content_words(query))
+    """Return the share of the query's content terms that occur in the evidence."""
+    wanted = terms(query)
     if not wanted:
         return 1.0
-    return len(wanted & stems(content_words(evidence))) / len(wanted)
+    return len(wanted & terms(evidence)) / len(wanted)

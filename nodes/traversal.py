@@ -14,10 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from nodes.hop import LinkHop, link_hop
+from state.context import SearchMode
 from state.fif_state import Found, StepRecord, Strategy
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
-from tools.search import score_vec
+from tools.search import Granularity, score_nodes, score_vec
 
 LINK_PRIOR = 3.0
 """Weight of the linking node's match when ranking documents reached by a link."""
@@ -81,8 +82,12 @@ def document_stage(
     shortlist: int,
     select: Selector,
     meter: CostMeter,
+    mode: SearchMode = "dense",
 ) -> tuple[list[Found], LinkHop | None]:
-    """Choose documents; a neighbors hop also returns how it reached each of them."""
+    """Choose documents; a neighbors hop also returns how it reached each of them.
+
+    A global stage ranks documents by `mode` (see `global_documents`).
+    """
     granularity = strategy["granularity"]
     if strategy["doc_mode"] == "neighbors":
         if region is None:
@@ -99,11 +104,34 @@ def document_stage(
         own = best_per_parent(index, query, ranked, granularity, meter)
         return [_found(d, d, "document", own[d][0], own[d][1]) for d in ranked], hop
     pool = shortlist if strategy["doc_mode"] == "llm" else keep
-    hits = score_vec(index, query, "document", granularity, pool, meter=meter)
-    found = [_found(h.node_id, h.doc_id, "document", h.score, h.evidence) for h in hits]
+    found = global_documents(index, subquery, query, granularity, pool, mode, meter)
     if strategy["doc_mode"] == "llm":
         found = _reselect(found, select("document", [f["id"] for f in found], keep))
     return found[:keep], None
+
+
+def global_documents(
+    index: CorpusIndex,
+    subquery: str,
+    query: np.ndarray,
+    granularity: Granularity,
+    n: int,
+    mode: SearchMode,
+    meter: CostMeter,
+) -> list[Found]:
+    """Return the top-n documents of the index (or its scope) for a subquery.
+
+    Dense ranks by SCORE_vec; sparse and hybrid choose and order the documents by BM25 or by
+    the fused ranking, but every document keeps its dense score and evidence, since the
+    evaluator and the reranker compare cosines.
+    """
+    if mode == "dense":
+        hits = score_vec(index, query, "document", granularity, n, meter=meter)
+        return [_found(h.node_id, h.doc_id, "document", h.score, h.evidence) for h in hits]
+    ranked = [h.node_id for h in score_nodes(index, subquery, "document", granularity, n, mode,
+                                             meter=meter)]  # fmt: skip
+    own = best_per_parent(index, query, ranked, granularity, meter)
+    return [_found(d, d, "document", *own[d]) for d in ranked if d in own]
 
 
 def component_scores(

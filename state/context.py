@@ -12,6 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 Backend = Literal["offline", "openai", "local"]
+SearchMode = Literal["dense", "sparse", "hybrid"]
+"""How a global search ranks: dense vectors, BM25, or both fused by reciprocal rank."""
 PriceTable = dict[str, tuple[float, float]]
 """Model name → (USD per million input tokens, USD per million output tokens)."""
 
@@ -47,6 +49,11 @@ class Context(BaseModel):
     top_k: int = Field(10, ge=1, le=100, description="Components in the final ranking.")
     shortlist_k: int = Field(30, ge=1, le=200, description="Vector shortlist before LLM selection.")
     docs_per_hop: int = Field(20, ge=1, le=50, description="Documents kept by a document stage.")
+    global_search: SearchMode = Field(
+        "dense",
+        description="How a global document stage ranks documents: dense, sparse (BM25) or "
+        "hybrid (both, fused by reciprocal rank); found documents keep their dense scores.",
+    )
     components_per_hop: int = Field(20, ge=1, le=50, description="Components kept per traversal.")
 
     max_steps: int = Field(8, ge=1, le=50, description="Budget: traversals per run.")

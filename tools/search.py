@@ -18,6 +18,7 @@ from typing import Literal, get_args
 
 import numpy as np
 
+from state.context import SearchMode
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.index import Hit
@@ -28,7 +29,6 @@ Granularity = Literal["document", "component", "subcomponent"]
 GRANULARITY_LAYER = {"document": 0, "component": 1, "subcomponent": 2}
 OVERSAMPLE = {"document": 1, "component": 3, "subcomponent": 8}
 MAX_HITS = 3000
-SearchMode = Literal["dense", "sparse", "hybrid"]
 SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
 FUSION_DEPTH = 50
 """How deep each ranking goes into a hybrid fusion: RRF needs more than the k shown, or an

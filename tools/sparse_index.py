@@ -25,6 +25,7 @@ from pathlib import Path
 import bm25s
 import numpy as np
 import Stemmer
+from bm25s.stopwords import STOPWORDS_EN
 
 from tools.errors import IndexNotFoundError
 from tools.index import Hit
@@ -37,7 +38,17 @@ SPARSE_LAYERS = ("document", "component", "subcomponent")
 SPARSE_FORMAT = 1
 """Bumped when tokenisation or the row file changes, so older sparse indices are rebuilt."""
 STOPWORDS = "en"
-"""bm25s's English stopword list: drops function words that only add noise to BM25."""
+"""bm25s's English stopword list (Lucene's 33 words) for the layer indices."""
+QUERY_STOPWORDS = sorted(
+    set(STOPWORDS_EN)
+    | set(
+        "what which who whom whose when where why how do does did has have had been being were "
+        "he she his her him its them both either same more less most least also any all than s "
+        "from".split()
+    )
+)
+"""Words that never count when checking whether a text covers a question: the index's
+stopwords plus question words and pronouns, which every question has and no answer needs."""
 
 
 @dataclass(frozen=True)
@@ -55,14 +66,14 @@ def _stemmer() -> Stemmer.Stemmer:
     return Stemmer.Stemmer("english")
 
 
-def analyze(texts: Sequence[str]) -> list[list[str]]:
+def analyze(texts: Sequence[str], stopwords: str | list[str] = STOPWORDS) -> list[list[str]]:
     """Return the BM25 terms of each text: lowercased words, no stopwords, English stems."""
     if not texts:
         return []
     tokens = bm25s.tokenize(
         list(texts),
         lower=True,
-        stopwords=STOPWORDS,
+        stopwords=stopwords,
         stemmer=_stemmer(),
         return_ids=False,
         show_progress=False,
@@ -71,8 +82,23 @@ def analyze(texts: Sequence[str]) -> list[list[str]]:
 
 
 def terms(text: str) -> set[str]:
-    """Return the distinct BM25 terms of one text (for overlap checks in offline decisions)."""
-    return set(analyze([text])[0])
+    """Return the distinct content terms of a text (stems, without QUERY_STOPWORDS)."""
+    return set(analyze([text], QUERY_STOPWORDS)[0])
+
+
+def bm25_within(query: str, texts: Sequence[str]) -> list[float]:
+    """Return BM25 scores of a query against a small set of texts, IDF taken within the set.
+
+    Used to tell apart a few candidates (the rows a hop could follow): a word rare among
+    them is what singles one out, whatever its frequency in the whole corpus.
+    """
+    query_terms = analyze([query], QUERY_STOPWORDS)[0]
+    corpus = analyze(texts, QUERY_STOPWORDS)
+    if not query_terms or not any(corpus):
+        return [0.0] * len(texts)
+    retriever = bm25s.BM25()
+    retriever.index(corpus, show_progress=False)
+    return [float(x) for x in retriever.get_scores(query_terms)]
 
 
 def texts_hash(items: Iterable[tuple[SparseRow, str]]) -> str:

@@ -157,3 +157,22 @@ def test_index_without_sparse_files_names_the_fix(mini_index: Path, tmp_path: Pa
     shutil.rmtree(copy / SPARSE_DIR)
     with pytest.raises(IndexNotFoundError, match="fif build"):
         SparseLayers.open(copy)
+
+
+def test_terms_share_the_index_stems_and_drop_question_words() -> None:
+    from tools.sparse_index import bm25_within, terms
+
+    assert terms("Which clubs were founded?") == terms("club founded")
+    assert "which" not in terms("Which one") and "club" in terms("CLUBS")
+    scores = bm25_within("Middle Tennessee 2-1", ["Middle Tennessee won 2-1", "Tennessee lost", ""])
+    assert scores[0] > scores[1] > scores[2] == 0.0
+    assert bm25_within("the of", ["a text"]) == [0.0]  # nothing to match
+
+
+def test_coverage_counts_stemmed_content_terms() -> None:
+    from nodes.lexical import content_words, coverage
+
+    assert coverage("Which clubs won titles?", "The club has won three title races.") == 1.0
+    assert coverage("Which clubs won titles?", "The club lost.") == pytest.approx(1 / 3)
+    assert coverage("what is it", "anything") == 1.0  # no content word to cover
+    assert content_words("Which Club, which club and the Stadium?") == ["club", "stadium"]
