@@ -1,0 +1,70 @@
+"""Report eval runs by half (tuning / reporting) with 95% bootstrap intervals.
+
+    python benchmarks/halves_report.py BUNDLE RUN_DIR [BUNDLE RUN_DIR ...] [--baseline dense]
+
+Each RUN_DIR is the --out of a `fif eval` of that bundle. Prints, per bundle and half, every
+system's R@10, all-gold@10 and MRR@10 with intervals, and each system's paired difference to
+the baseline (positive: the system is ahead). Choose constants on `tune`; quote `report`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from evals.datasets.questions import load_questions
+from evals.halves import HALVES, bootstrap, half_of, paired_difference
+from evals.metrics import retrieval_scores
+from evals.results_log import read_latest
+
+METRICS = ("R@10", "AllGold@10", "MRR@10")
+
+
+def per_question(bundle: Path, run_dir: Path) -> dict[str, dict[str, dict[str, float]]]:
+    """Return {system: {qid: metrics}} for the questions every system of the run answered."""
+    gold = {ex.qid: ex.gold for ex in load_questions(bundle / "questions.jsonl").examples}
+    scores: dict[str, dict[str, dict[str, float]]] = {}
+    for (qid, system), line in read_latest(run_dir / "results.jsonl").items():
+        if qid in gold and "ranking" in line and not line.get("error"):
+            scores.setdefault(system, {})[qid] = retrieval_scores(line["ranking"], gold[qid])
+    shared = set.intersection(*(set(by_qid) for by_qid in scores.values())) if scores else set()
+    return {system: {q: by_qid[q] for q in shared} for system, by_qid in scores.items()}
+
+
+def report(bundle: Path, run_dir: Path, baseline: str) -> None:
+    """Print the halves table of one run."""
+    scores = per_question(bundle, run_dir)
+    print(f"\n## {bundle.name} ({run_dir})\n")
+    print("| half | system | n | " + " | ".join(METRICS) + " | " + " | ".join(
+        f"Δ{m} vs {baseline}" for m in METRICS) + " |")  # fmt: skip
+    print("|---" * (3 + 2 * len(METRICS)) + "|")
+    for half in HALVES:
+        for system, by_qid in scores.items():
+            qids = sorted(q for q in by_qid if half_of(q) == half)
+            if not qids:
+                continue
+            cells = [str(bootstrap([by_qid[q][m] for q in qids])) for m in METRICS]
+            if baseline in scores and system != baseline:
+                base = scores[baseline]
+                for m in METRICS:
+                    mine, theirs = [by_qid[q][m] for q in qids], [base[q][m] for q in qids]
+                    cells.append(f"{paired_difference(mine, theirs):+}")
+            else:
+                cells += ["—"] * len(METRICS)
+            print(f"| {half} | {system} | {len(qids)} | " + " | ".join(cells) + " |")
+
+
+def main() -> None:
+    """Parse BUNDLE RUN_DIR pairs and print one table per run."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("pairs", nargs="+", type=Path, help="BUNDLE RUN_DIR, repeated")
+    parser.add_argument("--baseline", default="dense")
+    args = parser.parse_args()
+    if len(args.pairs) % 2:
+        parser.error("give BUNDLE RUN_DIR pairs")
+    for bundle, run_dir in zip(args.pairs[::2], args.pairs[1::2], strict=True):
+        report(bundle, run_dir, args.baseline)
+
+
+if __name__ == "__main__":
+    main()
