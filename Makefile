@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 INDEX ?= .fif/sample-index
 QUESTION ?= Which team in the 2003-2004 Kategoria Superiore is the oldest club in Albania and played at a stadium previously known as Vojo Kushi Stadium ?
 
-.PHONY: install demo test unit integration lint bench-build bench-eval clean
+.PHONY: install demo test unit integration lint bench-build bench-eval compare clean
 
 install: $(VENV)/.installed
 
@@ -48,6 +48,10 @@ bench-build: install
 # dense, LILaC, FiF and its ablations on both dev bundles in one run, then a kill -9 and resume.
 bench-eval: install
 	$(BIN)/python benchmarks/eval_bench.py ../shared/data/ottqa-dev200 ../shared/data/hotpotqa-train100 --systems dense,lilac,fif --ablations --kill-resume
+
+# Every system (--compare all) on every dev bundle: one table and one quality-vs-cost plot.
+compare: install
+	$(BIN)/python benchmarks/compare_all.py ../shared/data/ottqa-dev200 ../shared/data/hotpotqa-train100 --out runs/compare
 
 clean:
 	rm -rf .fif runs

@@ -26,10 +26,15 @@ out = Console()
 def system_names(system: list[str] | None, compare: str | None) -> list[str]:
     """Return the systems named by repeated --system and by --compare, in order, once each.
 
+    `all` stands for every registered system except ablations and variants.
+
     Raises:
         typer.BadParameter: If no system is named.
     """
+    from evals.systems import every_system
+
     names = [*(system or []), *(part.strip() for part in (compare or "").split(","))]
+    names = [n for name in names for n in (every_system() if name == "all" else [name])]
     names = [name for name in dict.fromkeys(names) if name]
     if not names:
         raise typer.BadParameter("name a system: --system dense, or --compare dense,lilac,fif")
@@ -44,7 +49,7 @@ def eval_command(
         list[str] | None, typer.Option("--system", "-s", help="A system to run (repeatable).")
     ] = None,
     compare: Annotated[
-        str | None, typer.Option(help="Comma-separated systems, e.g. dense,lilac,fif.")
+        str | None, typer.Option(help="Comma-separated systems, e.g. dense,lilac,fif, or all.")
     ] = None,
     workers: Annotated[int, typer.Option(min=1, help="Questions run concurrently.")] = 1,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N questions.")] = None,

@@ -192,6 +192,11 @@ SYSTEMS: dict[str, SystemFactory] = {
 """Every system the runner knows, by name; tests register fakes here."""
 
 
+def every_system() -> list[str]:
+    """Return what `--compare all` runs: every registered system but the ablations and variants."""
+    return [name for name in SYSTEMS if name not in ABLATIONS and name not in VARIANTS]
+
+
 def make_system(name: str, config: RunConfig) -> System:
     """Build the named system for a run.
 

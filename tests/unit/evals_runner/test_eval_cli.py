@@ -74,6 +74,10 @@ def test_unknown_system_raises_config_error(corpus: Corpus, tmp_path: Path) -> N
 
 def test_system_names_merge_and_dedupe() -> None:
     assert system_names(["fif", "dense"], "dense, lilac ,fif") == ["fif", "dense", "lilac"]
+    every = system_names(None, "all")
+    assert {"dense", "sparse", "hybrid", "fif", "lilac"} <= set(every)
+    assert not any(name.startswith("fif-") for name in every)  # no ablations or variants
+    assert system_names(["fif-no-planner"], "all")[0] == "fif-no-planner"
     try:
         system_names(None, " , ")
     except typer.BadParameter as err:

@@ -1,0 +1,78 @@
+"""One comparison of every system over several bundles: a table and a quality-vs-cost plot.
+
+`benchmarks/compare_all.py` (make compare) runs `fif eval --compare all` per bundle and
+hands the reports here; each report contributes one row and one point per system.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from evals.report import Report
+
+COLUMNS = (
+    ("R@1", "quality"),
+    ("R@10", "quality"),
+    ("AllGold@10", "quality"),
+    ("MRR@10", "quality"),
+    ("latency_p50_ms", "efficiency"),
+    ("llm_calls", "efficiency"),
+)
+"""(key, where the report keeps it) of each column of the comparison table."""
+MARKERS = "os^Dv<>P*X"
+"""One marker per bundle; colours go by system, so a system reads alike across bundles."""
+
+
+def comparison_table(reports: Mapping[str, Report]) -> str:
+    """Return a Markdown table: one row per (bundle, system), in report order."""
+    header = "| bundle | system | " + " | ".join(key for key, _ in COLUMNS) + " |"
+    lines = [header, "|---" * (2 + len(COLUMNS)) + "|"]
+    for bundle, report in reports.items():
+        for rep in report.systems:
+            values = [getattr(rep, where)[key] for key, where in COLUMNS]
+            cells = [f"{v:.1f}" if key.endswith("_ms") else f"{v:.3f}" for v, (key, _) in
+                     zip(values, COLUMNS, strict=True)]  # fmt: skip
+            lines.append(f"| {bundle} | {rep.system} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def comparison_plot(reports: Mapping[str, Report], path: Path) -> Path:
+    """Plot all-gold@10 against p50 latency (log scale) and against LLM calls per question."""
+    systems = _systems_in_order(reports.values())
+    figure = Figure(figsize=(12.0, 4.6))
+    panels = (
+        ("latency_p50_ms", "p50 latency per question (ms, log)"),
+        ("llm_calls", "LLM calls per question"),
+    )
+    for position, (key, label) in enumerate(panels, start=1):
+        axes = figure.add_subplot(1, 2, position)
+        for marker, (bundle, report) in zip(MARKERS, reports.items(), strict=False):
+            for rep in report.systems:
+                colour = f"C{systems.index(rep.system) % 10}"
+                axes.scatter([rep.efficiency[key]], [rep.quality["AllGold@10"]], color=colour,
+                             marker=marker, s=46, label=f"{rep.system} · {bundle}")  # fmt: skip
+        if key == "latency_p50_ms":
+            axes.set_xscale("log")
+        else:
+            axes.set_xlim(left=-0.5, right=max(1.0, axes.get_xlim()[1]))  # offline runs: all 0
+        axes.set_xlabel(label)
+        axes.set_ylabel("all-gold recall@10")
+        axes.set_ylim(0.0, 1.05)
+        axes.grid(alpha=0.3)
+    axes.legend(fontsize="x-small", loc="center left", bbox_to_anchor=(1.0, 0.5))
+    figure.suptitle("Every system on every bundle: quality against cost (one run per bundle)")
+    FigureCanvasAgg(figure)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120, metadata={"Software": None})
+    return path
+
+
+def _systems_in_order(reports: Iterable[Report]) -> list[str]:
+    names: dict[str, None] = {}
+    for report in reports:
+        names.update(dict.fromkeys(rep.system for rep in report.systems))
+    return list(names)
