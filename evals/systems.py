@@ -46,6 +46,7 @@ ABLATIONS: dict[str, str] = {
 VARIANTS: dict[str, dict[str, Any]] = {
     "fif-dense-global": {"global_search": "dense"},
     "fif-sparse-global": {"global_search": "sparse"},
+    "fif-hybrid-global": {"global_search": "hybrid"},
 }
 """System name of each FiF variant → the Context settings it changes (not a part switched off)."""
 

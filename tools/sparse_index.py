@@ -31,6 +31,9 @@ from tools.errors import IndexNotFoundError
 from tools.index import Hit
 
 logger = logging.getLogger(__name__)
+# bm25s sets its own logger to DEBUG, so every small index built for a hop would reach the
+# user's log handlers; its progress is not the user's business.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 SPARSE_DIR = "sparse"
 ROWS_FILE = "rows.json"
