@@ -18,13 +18,19 @@ def with_title(title: str, text: str) -> str:
 
 
 def component_text(document: Document, component: Component) -> str:
-    """Return the text that represents a component in the component layer."""
+    """Return the text that represents a component in the component layer.
+
+    A PDF component is set under its innermost section title too ("Item 7. ...: text").
+    """
+    title = document.title
+    if component.section and component.section[-1] not in component.text[:TITLE_IN_LEAD_CHARS]:
+        title = f"{title} / {component.section[-1]}"
     if component.kind == "table" and component.table is not None:
         caption = component.text or document.title
         return with_title(
-            document.title, f"{caption}\n{table_text(component.table.header, component.table.rows)}"
+            title, f"{caption}\n{table_text(component.table.header, component.table.rows)}"
         )
-    return with_title(document.title, component.text)
+    return with_title(title, component.text)
 
 
 def subcomponent_text(document: Document, component: Component, sub: Subcomponent) -> str:

@@ -1,0 +1,63 @@
+"""Remove page furniture: running headers and footers, repeated links back, page numbers.
+
+A line is furniture when, digits aside, the same text sits among the first or last lines of
+many pages, or when it is a bare page number ("12", "- 12 -", "Page 3 of 9", "F-7") at the
+top or bottom of a page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from corpus_builder.pdf_pages import PdfLine, PdfPage
+
+EDGE_LINES = 3
+"""Lines at each end of a page that may be furniture; deeper lines are always content."""
+REPEAT_SHARE = 0.2
+"""A line repeating at a page edge on this share of pages is a running header or footer;
+lower catches headers of a long section only, but starts to eat repeated table labels."""
+MIN_REPEATS = 3
+"""...and on at least this many pages, so short files keep their lines."""
+_DIGITS = re.compile(r"\d+")
+PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?[-–—(\[]?\s*(?:[A-Z]-)?(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?"
+    r"(?:\s+of\s+\d{1,4})?$",
+    re.I,
+)
+
+
+def edge_key(text: str) -> str:
+    """Return a line's text with numbers and case erased, so "Page 3" and "Page 4" match."""
+    return _DIGITS.sub("#", " ".join(text.lower().split()))
+
+
+def _edges(page: PdfPage) -> list[tuple[int, PdfLine]]:
+    count = len(page.lines)
+    positions = sorted({*range(min(EDGE_LINES, count)), *range(max(0, count - EDGE_LINES), count)})
+    return [(position, page.lines[position]) for position in positions]
+
+
+def running_keys(pages: list[PdfPage]) -> set[str]:
+    """Return the edge keys of lines that repeat at a page edge on many pages."""
+    seen: Counter[str] = Counter()
+    for page in pages:
+        seen.update({edge_key(line.text) for _, line in _edges(page)})
+    needed = max(MIN_REPEATS, REPEAT_SHARE * len(pages))
+    return {key for key, count in seen.items() if count >= needed}
+
+
+def strip_furniture(pages: list[PdfPage]) -> tuple[list[PdfLine], int]:
+    """Return the content lines of all pages in reading order, and how many lines were removed."""
+    running = running_keys(pages)
+    kept: list[PdfLine] = []
+    removed = 0
+    for page in pages:
+        furniture = {
+            position
+            for position, line in _edges(page)
+            if edge_key(line.text) in running or PAGE_NUMBER.match(line.text)
+        }
+        removed += len(furniture)
+        kept += [line for n, line in enumerate(page.lines) if n not in furniture]
+    return kept, removed

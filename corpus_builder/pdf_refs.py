@@ -1,0 +1,80 @@
+"""Cross-references inside a PDF: link annotations and "see Note 7" / "Item 8" mentions.
+
+A section is not a node of the layered graph; a reference to it points at the section's
+first component (the one that follows its heading). Link annotations point at the first
+component that starts on their destination page (else the one running over it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from corpus_builder.pdf_layout import Block
+from corpus_builder.pdf_pages import PdfLine, PdfLink
+
+_MENTION = re.compile(r"\b(Item|ITEM|Note|NOTE)s?\s+(\d{1,2}[A-Ca-c]?)\b")
+MAX_REFERENCES = 12
+"""References kept per component; an index page that names every note is no one section."""
+
+
+def section_starts(blocks: Sequence[Block]) -> dict[tuple[str, str], int]:
+    """Map each section key ("note", "7") to the index of its first block (first heading wins)."""
+    starts: dict[tuple[str, str], int] = {}
+    for index, block in enumerate(blocks):
+        for key in block.opens:
+            starts.setdefault(key, index)
+    return starts
+
+
+def mention_targets(text: str, starts: dict[tuple[str, str], int], source: int) -> list[int]:
+    """Return the blocks that the items and notes a text names begin."""
+    targets = []
+    for match in _MENTION.finditer(text):
+        key = (match.group(1).lower(), match.group(2).lower())
+        target = starts.get(key)
+        if target is not None and target != source:
+            targets.append(target)
+    return targets
+
+
+def link_targets(blocks: Sequence[Block], links: Sequence[PdfLink]) -> list[tuple[int, int]]:
+    """Return (source block, target block) pairs for link annotations between pages."""
+    first_on_page: dict[int, int] = {}
+    spans: list[tuple[int, int, int]] = []
+    lines_on_page: dict[int, list[tuple[PdfLine, int]]] = {}
+    for index, block in enumerate(blocks):
+        first_on_page.setdefault(block.lines[0].page, index)
+        spans.append((block.lines[0].page, block.lines[-1].page, index))
+        for line in block.lines:
+            lines_on_page.setdefault(line.page, []).append((line, index))
+    pairs = []
+    for link in links:
+        source = next(
+            (
+                index
+                for line, index in lines_on_page.get(link.page, ())
+                if line.bottom <= link.top + 1 and line.top >= link.bottom - 1
+            ),
+            None,
+        )
+        target = first_on_page.get(link.target_page)
+        if target is None:
+            target = next(
+                (i for first, last, i in spans if first <= link.target_page <= last), None
+            )
+        if source is not None and target is not None and source != target:
+            pairs.append((source, target))
+    return pairs
+
+
+def references(blocks: Sequence[Block], links: Sequence[PdfLink]) -> list[list[int]]:
+    """Return, per block, the blocks it refers to (links first, then mentions), deduplicated."""
+    starts = section_starts(blocks)
+    found: list[list[int]] = [[] for _ in blocks]
+    for source, target in link_targets(blocks, links):
+        found[source].append(target)
+    for index, block in enumerate(blocks):
+        if block.kind == "paragraph":
+            found[index] += mention_targets(block.text, starts, index)
+    return [list(dict.fromkeys(targets))[:MAX_REFERENCES] for targets in found]

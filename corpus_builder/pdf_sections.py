@@ -1,0 +1,170 @@
+"""Find the section headings of a PDF: from its outline when plausible, else from its lines.
+
+Detected headings, from strongest to weakest: "PART II" (level 0), "Item 7." (1), "Note 12 —"
+(2), a line in a font clearly larger than the body (2), a short bold line (3). Lines of a
+printed table of contents ("Item 7. Management's Discussion ... 25") end with a page
+number and are not headings. Items and notes get a key ("item", "7") that in-text
+references ("see Note 7", "Item 8") resolve to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from corpus_builder.pdf_pages import PdfLine
+from corpus_builder.pdf_tables import row_cells
+
+PART = re.compile(r"^(?:PART|Part)\s+(IV|I{1,3})\b\.?\s*[—–:-]?\s*(.*)$")
+ITEM = re.compile(r"^(?:ITEM|Item)\s+(\d{1,2}[A-Ca-c]?)\b(?:\s*[.:—–-]\s*|\s+(?=[A-Z])|\s*$)(.*)$")
+NOTE = re.compile(r"^(?:NOTE|Note)\s+(\d{1,2})\b\s*(?:[.:—–-]\s*|\s+(?=[A-Z])|$)(.*)$")
+_PRINTED_PAGE = re.compile(r"(?:\.{2,}|\s)\s*\d{1,3}$")
+MAX_HEADING_CHARS = 120
+"""Longer lines are running text even in a large or bold font."""
+LARGER_FONT = 1.15
+"""A line whose font is this much taller than the body font is a heading (a size change of
+one point at 9-12 pt is ~10%, body text rarely varies that much)."""
+PAGE_BODY_CHARS = 800
+"""A page with this much text sets its own body font size; sparser pages use the file's."""
+MIN_OUTLINE_ENTRIES = 3
+"""An outline with fewer entries (one bookmark per merged file) says nothing of sections."""
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A section heading: its level (0 outermost), title and reference key."""
+
+    level: int
+    title: str
+    key: tuple[str, str] | None = None
+    keeps_line: bool = False
+    """The heading sits above this line, which stays content (outline entry not found on page)."""
+
+
+def heading_key(title: str) -> tuple[str, str] | None:
+    """Return ("item", "7a") or ("note", "12") for an item or note title, else None."""
+    for kind, pattern in (("item", ITEM), ("note", NOTE)):
+        match = pattern.match(title)
+        if match:
+            return kind, match.group(1).lower()
+    return None
+
+
+def body_size(lines: Sequence[PdfLine]) -> float:
+    """Return the font size most of the text is set in."""
+    sizes: Counter[float] = Counter()
+    for line in lines:
+        sizes[line.size] += len(line.text)
+    return sizes.most_common(1)[0][0] if sizes else 0.0
+
+
+def classify(line: PdfLine, body: float) -> Heading | None:
+    """Return the heading a line is, or None for content."""
+    text = line.text
+    if len(text) > MAX_HEADING_CHARS or not any(ch.isalpha() for ch in text):
+        return None
+    numbered = [(0, PART), (1, ITEM), (2, NOTE)]
+    for level, pattern in numbered:
+        if pattern.match(text):
+            if _PRINTED_PAGE.search(text) and len(text.split()) > 2:
+                return None  # an entry of a printed table of contents
+            return Heading(level, text, heading_key(text))
+    if row_cells(text) is not None or text.endswith((",", ";", ":")) or text[0].islower():
+        return None
+    sentence = text.endswith(".") and len(text.split()) > 5
+    if body and line.size >= body * LARGER_FONT and not sentence:
+        return Heading(2, text)
+    if line.bold and not sentence and len(text.split()) <= 14:
+        return Heading(3, text)
+    return None
+
+
+def detect_headings(lines: Sequence[PdfLine]) -> tuple[dict[int, Heading], set[int]]:
+    """Return the headings found among lines (by index) and the lines merged into one.
+
+    A bare "Item 7." or "Note 12" line takes the next line as its title when that is short.
+    """
+    overall = body_size(lines)
+    by_page: dict[int, list[PdfLine]] = {}
+    for line in lines:
+        by_page.setdefault(line.page, []).append(line)
+    # A page's own body font where it has enough text: exhibits and releases change fonts.
+    bodies = {
+        page: body_size(group) if sum(len(x.text) for x in group) >= PAGE_BODY_CHARS else overall
+        for page, group in by_page.items()
+    }
+    headings: dict[int, Heading] = {}
+    merged: set[int] = set()
+    for index, line in enumerate(lines):
+        if index in merged:
+            continue
+        heading = classify(line, bodies[line.page])
+        if heading is None:
+            continue
+        follower = lines[index + 1] if index + 1 < len(lines) else None
+        if heading.key and _bare(heading.title) and follower and _titles(follower):
+            heading = Heading(heading.level, f"{heading.title} {follower.text}", heading.key)
+            merged.add(index + 1)
+        headings[index] = heading
+    return headings, merged
+
+
+def _bare(title: str) -> bool:
+    match = ITEM.match(title) or NOTE.match(title)
+    return match is not None and not match.group(2).strip()
+
+
+def _titles(line: PdfLine) -> bool:
+    return len(line.text) <= MAX_HEADING_CHARS and row_cells(line.text) is None
+
+
+def plausible_outline(outline: Sequence[tuple[int, str, int]]) -> bool:
+    """Tell whether an outline describes sections (several entries over several pages)."""
+    return len(outline) >= MIN_OUTLINE_ENTRIES and len({page for *_, page in outline}) >= 2
+
+
+def outline_headings(
+    lines: Sequence[PdfLine], outline: Sequence[tuple[int, str, int]]
+) -> dict[int, Heading]:
+    """Place each outline entry on the line of its page that prints its title.
+
+    An entry whose title is not printed on its page opens its section at the page's
+    first line, which stays content.
+    """
+    top = min(level for level, *_ in outline)
+    first_line: dict[int, int] = {}
+    for index, line in enumerate(lines):
+        first_line.setdefault(line.page, index)
+    headings: dict[int, Heading] = {}
+    for level, title, page in outline:
+        start = _next_page_start(first_line, page)
+        if start is None:
+            continue
+        found = _printed(lines, start, page, title)
+        index = start if found is None else found
+        if index in headings:
+            continue
+        headings[index] = Heading(level - top, title, heading_key(title), keeps_line=found is None)
+    return headings
+
+
+def _next_page_start(first_line: dict[int, int], page: int) -> int | None:
+    later = [start for p, start in first_line.items() if p >= page]
+    return min(later) if later else None
+
+
+def _printed(lines: Sequence[PdfLine], start: int, page: int, title: str) -> int | None:
+    wanted = _norm(title)[:40]
+    index = start
+    while index < len(lines) and lines[index].page == page:
+        text = _norm(lines[index].text)
+        if len(text) >= 4 and (text.startswith(wanted) or wanted.startswith(text)):
+            return index
+        index += 1
+    return None
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
