@@ -11,6 +11,7 @@ import re
 from collections import Counter
 
 from corpus_builder.pdf_pages import PdfLine, PdfPage
+from corpus_builder.pdf_tables import row_cells
 
 EDGE_LINES = 3
 """Lines at each end of a page that may be furniture; deeper lines are always content."""
@@ -38,11 +39,21 @@ def _edges(page: PdfPage) -> list[tuple[int, PdfLine]]:
     return [(position, page.lines[position]) for position in positions]
 
 
+def _may_repeat(text: str) -> bool:
+    """Tell whether a line can be a running header: not a table row of several numbers."""
+    cells = row_cells(text)
+    return cells is None or len(cells.values) <= 1
+
+
 def running_keys(pages: list[PdfPage]) -> set[str]:
-    """Return the edge keys of lines that repeat at a page edge on many pages."""
+    """Return the edge keys of lines that repeat at a page edge on many pages.
+
+    Digits are erased so "Page 3" matches "Page 4", but a row of several numbers at the foot
+    of many pages ("Total $ 1,234 $ 1,100") is a table's last row, never furniture.
+    """
     seen: Counter[str] = Counter()
     for page in pages:
-        seen.update({edge_key(line.text) for _, line in _edges(page)})
+        seen.update({edge_key(line.text) for _, line in _edges(page) if _may_repeat(line.text)})
     needed = max(MIN_REPEATS, REPEAT_SHARE * len(pages))
     return {key for key, count in seen.items() if count >= needed}
 

@@ -27,6 +27,9 @@ PARAGRAPH_GAP = 0.6
 MAX_PARAGRAPH_CHARS = 1500
 """A paragraph this long ends at the next line that closes a sentence: bounded components
 keep one embedding about one thing."""
+MIN_PARAGRAPH_CHARS = 40
+"""A shorter paragraph ("period.", "(3)", "None.") joins the paragraph before it in the same
+section: alone it is too little text to embed or to rank."""
 MIN_TABLE_ROWS = 2
 """Fewer rows with numbers are running text that happens to end in a number."""
 MAX_LABEL_RUN = 3
@@ -146,13 +149,31 @@ class BlockWalker:
 
     def _close_paragraph(self) -> None:
         lines, self.paragraph = self.paragraph, []
-        if lines:
-            text, starts = join_lines(lines)
-            self._emit(Block("paragraph", self.section, lines, text=text, page_starts=starts))
+        if not lines:
+            return
+        previous = self.blocks[-1] if self.blocks else None
+        text, starts = join_lines(lines)
+        short = len(text) < MIN_PARAGRAPH_CHARS and not self.opening
+        if short and _continues(previous, lines, self.section):
+            assert previous is not None
+            previous.lines += lines
+            previous.text, previous.page_starts = join_lines(previous.lines)
+            return
+        self._emit(Block("paragraph", self.section, lines, text=text, page_starts=starts))
 
     def _emit(self, block: Block) -> None:
         block.opens, self.opening = self.opening, []
         self.blocks.append(block)
+
+
+def _continues(previous: Block | None, lines: Sequence[PdfLine], section: tuple[str, ...]) -> bool:
+    """Tell whether a fragment can join the paragraph before it (same section, next page)."""
+    return (
+        previous is not None
+        and previous.kind == "paragraph"
+        and previous.section == section
+        and lines[0].page - previous.lines[-1].page <= 1
+    )
 
 
 def _header_lines(paragraph: Sequence[PdfLine]) -> list[PdfLine]:

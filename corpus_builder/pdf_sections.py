@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from corpus_builder.pdf_pages import PdfLine
-from corpus_builder.pdf_tables import row_cells
+from corpus_builder.pdf_tables import YEAR, row_cells
 
 PART = re.compile(r"^(?:PART|Part)\s+(IV|I{1,3})\b\.?\s*[—–:-]?\s*(.*)$")
 ITEM = re.compile(r"^(?:ITEM|Item)\s+(\d{1,2}[A-Ca-c]?)\b(?:\s*[.:—–-]\s*|\s+(?=[A-Z])|\s*$)(.*)$")
@@ -71,7 +71,10 @@ def classify(line: PdfLine, body: float) -> Heading | None:
             if _PRINTED_PAGE.search(text) and len(text.split()) > 2:
                 return None  # an entry of a printed table of contents
             return Heading(level, text, heading_key(text))
-    if row_cells(text) is not None or text.endswith((",", ";", ":")) or text[0].islower():
+    cells = row_cells(text)
+    if cells is not None and not all(YEAR.match(value) for value in cells.values):
+        return None  # a table row; a title ending in a year ("Annual Report 2023") is not
+    if text.endswith((",", ";", ":")) or text[0].islower():
         return None
     sentence = text.endswith(".") and len(text.split()) > 5
     if body and line.size >= body * LARGER_FONT and not sentence:
@@ -104,11 +107,20 @@ def detect_headings(lines: Sequence[PdfLine]) -> tuple[dict[int, Heading], set[i
         if heading is None:
             continue
         follower = lines[index + 1] if index + 1 < len(lines) else None
+        if not heading.key and heading.level >= 2 and _runs_on(line, follower):
+            continue  # a bold run-in term opening a paragraph, not a heading
         if heading.key and _bare(heading.title) and follower and _titles(follower):
             heading = Heading(heading.level, f"{heading.title} {follower.text}", heading.key)
             merged.add(index + 1)
         headings[index] = heading
     return headings, merged
+
+
+def _runs_on(line: PdfLine, follower: PdfLine | None) -> bool:
+    """Tell whether the next line goes on with this one's sentence."""
+    if follower is None or follower.page != line.page:
+        return False
+    return follower.text[0].islower() or line.text.endswith(("-", "\xad"))
 
 
 def _bare(title: str) -> bool:

@@ -22,7 +22,7 @@ _PROSE_ENDINGS = frozenset(
     "about over under before after during between through".split()
 )
 """A label ending in one of these words before a number is prose ("increased in 2022")."""
-_YEAR = re.compile(r"^(?:19|20)\d\d$")
+YEAR = re.compile(r"^(?:19|20)\d\d$")
 MAX_LABEL_CHARS = 150
 """Labels longer than this are running text that ends in a number, not a row."""
 MAX_HEADER_LINES = 3
@@ -74,7 +74,7 @@ def _is_value(token: str) -> bool:
 
 
 def _is_year(value: str) -> bool:
-    return bool(_YEAR.match(value))
+    return bool(YEAR.match(value))
 
 
 def is_row_label(text: str) -> bool:
