@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 
 from corpus_builder.pdf_pages import PdfLine, PdfPage
 from corpus_builder.pdf_tables import row_cells
@@ -59,16 +60,32 @@ def running_keys(pages: list[PdfPage]) -> set[str]:
 
 
 def strip_furniture(pages: list[PdfPage]) -> tuple[list[PdfLine], int]:
-    """Return the content lines of all pages in reading order, and how many lines were removed."""
+    """Return the content lines of all pages in reading order, and how many lines were removed.
+
+    pdfium sometimes joins a running header to the first content line ("Table of Contents
+    • different laws ..."); the header words are cut off and the rest is kept.
+    """
     running = running_keys(pages)
+    prefixes = sorted((k for k in running if "#" not in k), key=len, reverse=True)
     kept: list[PdfLine] = []
     removed = 0
     for page in pages:
-        furniture = {
-            position
-            for position, line in _edges(page)
-            if edge_key(line.text) in running or PAGE_NUMBER.match(line.text)
-        }
+        furniture: set[int] = set()
+        trimmed: dict[int, PdfLine] = {}
+        for position, line in _edges(page):
+            key = edge_key(line.text)
+            if key in running or PAGE_NUMBER.match(line.text):
+                furniture.add(position)
+            elif rest := _after_prefix(line, key, prefixes):
+                trimmed[position] = rest
         removed += len(furniture)
-        kept += [line for n, line in enumerate(page.lines) if n not in furniture]
+        kept += [trimmed.get(n, line) for n, line in enumerate(page.lines) if n not in furniture]
     return kept, removed
+
+
+def _after_prefix(line: PdfLine, key: str, prefixes: list[str]) -> PdfLine | None:
+    for prefix in prefixes:
+        if key.startswith(prefix + " "):
+            words = line.text.split()[len(prefix.split()) :]
+            return replace(line, text=" ".join(words)) if words else None
+    return None

@@ -108,7 +108,7 @@ def _components(doc_id: str, blocks: list[Block], pdf: PdfFile) -> tuple[Compone
         n = counts.get(block.kind, 0)
         counts[block.kind] = n + 1
         ids.append(component_id(doc_id, block.kind, n))
-    targets = references(blocks, links)
+    targets = references(blocks, links, len(pdf.pages))
     components = []
     for order, (block, cid) in enumerate(zip(blocks, ids, strict=True)):
         table: Table | None = None

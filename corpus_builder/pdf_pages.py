@@ -13,6 +13,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -71,6 +72,8 @@ class PdfLink:
     top: float
     bottom: float
     target_page: int
+    target_top: float | None = None
+    """Height on the target page the link jumps to, when the destination gives one."""
 
 
 @dataclass
@@ -232,8 +235,17 @@ def _links(document: pdfium.PdfDocument, page: pdfium.PdfPage, index: int) -> li
         if target < 0 or target == index or not pdfium_c.FPDFLink_GetAnnotRect(link, rect):
             continue
         top, bottom = max(rect.top, rect.bottom), min(rect.top, rect.bottom)
-        links.append(PdfLink(index, top, bottom, target))
+        links.append(PdfLink(index, top, bottom, target, _dest_top(dest)))
     return links
+
+
+def _dest_top(dest: Any) -> float | None:
+    has_x, has_y, has_zoom = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+    x, y, zoom = pdfium_c.FS_FLOAT(), pdfium_c.FS_FLOAT(), pdfium_c.FS_FLOAT()
+    found = pdfium_c.FPDFDest_GetLocationInPage(
+        dest, has_x, has_y, has_zoom, ctypes.byref(x), ctypes.byref(y), ctypes.byref(zoom)
+    )
+    return float(y.value) if found and has_y.value else None
 
 
 def _images(page: pdfium.PdfPage) -> list[tuple[float, float]]:

@@ -10,10 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from corpus_builder.pdf_furniture import MIN_REPEATS, REPEAT_SHARE
 from corpus_builder.pdf_layout import Block
 from corpus_builder.pdf_pages import PdfLine, PdfLink
 
 _MENTION = re.compile(r"\b(Item|ITEM|Note|NOTE)s?\s+(\d{1,2}[A-Ca-c]?)\b")
+LANDING_SLACK = 2.0
+"""Points a destination may sit below the top of the line it targets (rounding in writers)."""
 MAX_REFERENCES = 12
 """References kept per component; an index page that names every note is no one section."""
 
@@ -40,12 +43,8 @@ def mention_targets(text: str, starts: dict[tuple[str, str], int], source: int) 
 
 def link_targets(blocks: Sequence[Block], links: Sequence[PdfLink]) -> list[tuple[int, int]]:
     """Return (source block, target block) pairs for link annotations between pages."""
-    first_on_page: dict[int, int] = {}
-    spans: list[tuple[int, int, int]] = []
     lines_on_page: dict[int, list[tuple[PdfLine, int]]] = {}
     for index, block in enumerate(blocks):
-        first_on_page.setdefault(block.lines[0].page, index)
-        spans.append((block.lines[0].page, block.lines[-1].page, index))
         for line in block.lines:
             lines_on_page.setdefault(line.page, []).append((line, index))
     pairs = []
@@ -58,21 +57,41 @@ def link_targets(blocks: Sequence[Block], links: Sequence[PdfLink]) -> list[tupl
             ),
             None,
         )
-        target = first_on_page.get(link.target_page)
-        if target is None:
-            target = next(
-                (i for first, last, i in spans if first <= link.target_page <= last), None
-            )
+        target = _landing(blocks, lines_on_page, link)
         if source is not None and target is not None and source != target:
             pairs.append((source, target))
     return pairs
 
 
-def references(blocks: Sequence[Block], links: Sequence[PdfLink]) -> list[list[int]]:
+def _landing(
+    blocks: Sequence[Block], lines_on_page: dict[int, list[tuple[PdfLine, int]]], link: PdfLink
+) -> int | None:
+    """Return the block a link lands on: the first at or below its destination height."""
+    on_page = lines_on_page.get(link.target_page, [])
+    if link.target_top is not None:
+        below = [i for line, i in on_page if line.top <= link.target_top + LANDING_SLACK]
+        if below:
+            return below[0]
+    if on_page:
+        return on_page[0][1]
+    running = (i for i, b in enumerate(blocks) if b.pages[0] <= link.target_page <= b.pages[1])
+    return next(running, None)
+
+
+def content_links(links: Sequence[PdfLink], pages: int) -> list[PdfLink]:
+    """Drop navigation links: a target reached from many pages ("Table of Contents" atop each)."""
+    sources: dict[int, set[int]] = {}
+    for link in links:
+        sources.setdefault(link.target_page, set()).add(link.page)
+    needed = max(MIN_REPEATS, REPEAT_SHARE * pages)
+    return [link for link in links if len(sources[link.target_page]) < needed]
+
+
+def references(blocks: Sequence[Block], links: Sequence[PdfLink], pages: int) -> list[list[int]]:
     """Return, per block, the blocks it refers to (links first, then mentions), deduplicated."""
     starts = section_starts(blocks)
     found: list[list[int]] = [[] for _ in blocks]
-    for source, target in link_targets(blocks, links):
+    for source, target in link_targets(blocks, content_links(links, pages)):
         found[source].append(target)
     for index, block in enumerate(blocks):
         if block.kind == "paragraph":

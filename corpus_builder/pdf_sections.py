@@ -20,6 +20,7 @@ from corpus_builder.pdf_tables import YEAR, row_cells
 PART = re.compile(r"^(?:PART|Part)\s+(IV|I{1,3})\b\.?\s*[—–:-]?\s*(.*)$")
 ITEM = re.compile(r"^(?:ITEM|Item)\s+(\d{1,2}[A-Ca-c]?)\b(?:\s*[.:—–-]\s*|\s+(?=[A-Z])|\s*$)(.*)$")
 NOTE = re.compile(r"^(?:NOTE|Note)\s+(\d{1,2})\b\s*(?:[.:—–-]\s*|\s+(?=[A-Z])|$)(.*)$")
+NUMBERED_NOTE = re.compile(r"^(\d{1,2})\.\s+[A-Z][A-Za-z]")
 _PRINTED_PAGE = re.compile(r"(?:\.{2,}|\s)\s*\d{1,3}$")
 MAX_HEADING_CHARS = 120
 """Longer lines are running text even in a large or bold font."""
@@ -28,6 +29,9 @@ LARGER_FONT = 1.15
 one point at 9-12 pt is ~10%, body text rarely varies that much)."""
 PAGE_BODY_CHARS = 800
 """A page with this much text sets its own body font size; sparser pages use the file's."""
+COLUMN_HEAD_WORDS = 3
+"""Bold lines this short stacked over each other are a table's column heads ("Amortized" /
+"Cost"), not headings; longer stacked lines ("CONSOLIDATED BALANCE SHEETS") stay titles."""
 MIN_OUTLINE_ENTRIES = 3
 """An outline with fewer entries (one bookmark per merged file) says nothing of sections."""
 
@@ -65,23 +69,25 @@ def classify(line: PdfLine, body: float) -> Heading | None:
     text = line.text
     if len(text) > MAX_HEADING_CHARS or not any(ch.isalpha() for ch in text):
         return None
-    numbered = [(0, PART), (1, ITEM), (2, NOTE)]
-    for level, pattern in numbered:
+    for level, pattern in ((0, PART), (1, ITEM), (2, NOTE)):
         if pattern.match(text):
             if _PRINTED_PAGE.search(text) and len(text.split()) > 2:
                 return None  # an entry of a printed table of contents
             return Heading(level, text, heading_key(text))
-    cells = row_cells(text)
-    if cells is not None and not all(YEAR.match(value) for value in cells.values):
-        return None  # a table row; a title ending in a year ("Annual Report 2023") is not
     if text.endswith((",", ";", ":")) or text[0].islower():
         return None
+    cells = row_cells(text)
     sentence = text.endswith(".") and len(text.split()) > 5
-    if body and line.size >= body * LARGER_FONT and not sentence:
+    larger = bool(body) and line.size >= body * LARGER_FONT
+    # A large title may end in a year ("Annual Report 2023"); a bold "2023 2022" heads a table.
+    if larger and not sentence and (cells is None or all(YEAR.match(v) for v in cells.values)):
         return Heading(2, text)
-    if line.bold and not sentence and len(text.split()) <= 14:
-        return Heading(3, text)
-    return None
+    if not line.bold or sentence or cells is not None or text.startswith("("):
+        return None
+    numbered = NUMBERED_NOTE.match(text)
+    if numbered:  # "5. Commitments and Contingencies", as notes are printed in bold
+        return Heading(2, text, ("note", numbered.group(1)))
+    return Heading(3, text) if len(text.split()) <= 14 else None
 
 
 def detect_headings(lines: Sequence[PdfLine]) -> tuple[dict[int, Heading], set[int]]:
@@ -109,6 +115,8 @@ def detect_headings(lines: Sequence[PdfLine]) -> tuple[dict[int, Heading], set[i
         follower = lines[index + 1] if index + 1 < len(lines) else None
         if not heading.key and heading.level >= 2 and _runs_on(line, follower):
             continue  # a bold run-in term opening a paragraph, not a heading
+        if heading.level == 3 and _stacked(line, follower):
+            continue  # bold lines over bold lines or rows: a table's column heads
         if heading.key and _bare(heading.title) and follower and _titles(follower):
             heading = Heading(heading.level, f"{heading.title} {follower.text}", heading.key)
             merged.add(index + 1)
@@ -121,6 +129,16 @@ def _runs_on(line: PdfLine, follower: PdfLine | None) -> bool:
     if follower is None or follower.page != line.page:
         return False
     return follower.text[0].islower() or line.text.endswith(("-", "\xad"))
+
+
+def _stacked(line: PdfLine, follower: PdfLine | None) -> bool:
+    """Tell whether a short bold line sits over a row or another short bold line."""
+    if follower is None or follower.page != line.page:
+        return False
+    if row_cells(follower.text) is not None:
+        return True
+    short = len(line.text.split()) <= COLUMN_HEAD_WORDS
+    return short and follower.bold and len(follower.text.split()) <= COLUMN_HEAD_WORDS
 
 
 def _bare(title: str) -> bool:
