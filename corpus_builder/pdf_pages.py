@@ -120,7 +120,7 @@ def read_pdf(path: Path, limits: PdfLimits | None = None) -> PdfFile:
                 f"{path}: {count} pages, over the {limits.max_pages}-page limit; "
                 "raise PdfLimits.max_pages to read it"
             )
-        result = PdfFile(path, _metadata_title(document), _outline(document, count), [])
+        result = PdfFile(path, _metadata_title(document), outline_entries(document, count), [])
         for index in range(count):
             page = _read_page(document, index, path)
             if not page.lines:
@@ -152,7 +152,8 @@ def _metadata_title(document: pdfium.PdfDocument) -> str:
         return ""
 
 
-def _outline(document: pdfium.PdfDocument, count: int) -> list[tuple[int, str, int]]:
+def outline_entries(document: pdfium.PdfDocument, count: int) -> list[tuple[int, str, int]]:
+    """Return the outline (bookmarks) as (level, title, zero-indexed page), pages in range."""
     entries = []
     try:
         for item in document.get_toc(max_depth=8):
