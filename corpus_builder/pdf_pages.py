@@ -11,7 +11,7 @@ from __future__ import annotations
 import ctypes
 import logging
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,8 @@ so the font name ("Times-Bold") decides then."""
 _FONT_NAME_BYTES = 128
 CAPTION_LINE = re.compile(r"^(?:Figure|Fig\.|Chart|Exhibit|Graph)\s+\d+[A-Za-z]?\b")
 """Lines that caption a figure; pages with one are searched for image objects."""
+SAME_BASELINE = 0.25
+"""Lines whose bottoms differ by less than this share of the font size are one printed line."""
 MIN_IMAGE_SHARE = 0.02
 """Images covering less of the page than this (logos, rules, signatures) are not figures."""
 
@@ -196,9 +198,19 @@ def _lines(textpage: pdfium.PdfTextPage, index: int) -> list[PdfLine]:
         stripped = raw.strip()
         if stripped:
             first = start + (len(raw) - len(raw.lstrip()))
-            lines.append(_line(textpage, first, stripped, index))
+            line = _line(textpage, first, stripped, index)
+            if lines and same_printed_line(lines[-1], line):
+                previous = lines.pop()
+                line = replace(previous, text=f"{previous.text} {line.text}")
+            lines.append(line)
         start = match.end() if match else end
     return lines
+
+
+def same_printed_line(previous: PdfLine, line: PdfLine) -> bool:
+    """Tell whether pdfium broke one printed line in two (justified text set word by word)."""
+    tolerance = SAME_BASELINE * max(min(previous.size, line.size), 1.0)
+    return abs(previous.bottom - line.bottom) <= tolerance and line.left > previous.left
 
 
 def _line(textpage: pdfium.PdfTextPage, char: int, text: str, index: int) -> PdfLine:

@@ -29,6 +29,8 @@ LARGER_FONT = 1.15
 one point at 9-12 pt is ~10%, body text rarely varies that much)."""
 PAGE_BODY_CHARS = 800
 """A page with this much text sets its own body font size; sparser pages use the file's."""
+MIN_CONTENTS_ENTRIES = 4
+"""A page with this many item or note lines ending in a page number is a table of contents."""
 COLUMN_HEAD_WORDS = 3
 """Bold lines this short stacked over each other are a table's column heads ("Amortized" /
 "Cost"), not headings; longer stacked lines ("CONSOLIDATED BALANCE SHEETS") stay titles."""
@@ -90,6 +92,19 @@ def classify(line: PdfLine, body: float) -> Heading | None:
     return Heading(3, text) if len(text.split()) <= 14 else None
 
 
+def contents_pages(lines: Sequence[PdfLine]) -> set[int]:
+    """Return the pages of a printed table of contents: several item lines ending in a page.
+
+    Their item lines are entries even when an entry wraps and its first line has no number.
+    """
+    entries: Counter[int] = Counter()
+    for line in lines:
+        text = line.text
+        if _PRINTED_PAGE.search(text) and any(p.match(text) for p in (PART, ITEM, NOTE)):
+            entries[line.page] += 1
+    return {page for page, count in entries.items() if count >= MIN_CONTENTS_ENTRIES}
+
+
 def detect_headings(lines: Sequence[PdfLine]) -> tuple[dict[int, Heading], set[int]]:
     """Return the headings found among lines (by index) and the lines merged into one.
 
@@ -104,13 +119,14 @@ def detect_headings(lines: Sequence[PdfLine]) -> tuple[dict[int, Heading], set[i
         page: body_size(group) if sum(len(x.text) for x in group) >= PAGE_BODY_CHARS else overall
         for page, group in by_page.items()
     }
+    contents = contents_pages(lines)
     headings: dict[int, Heading] = {}
     merged: set[int] = set()
     for index, line in enumerate(lines):
         if index in merged:
             continue
         heading = classify(line, bodies[line.page])
-        if heading is None:
+        if heading is None or (heading.level <= 2 and line.page in contents):
             continue
         follower = lines[index + 1] if index + 1 < len(lines) else None
         if not heading.key and heading.level >= 2 and _runs_on(line, follower):

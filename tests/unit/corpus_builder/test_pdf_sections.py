@@ -1,7 +1,7 @@
 import pytest
 
 from corpus_builder.pdf_furniture import strip_furniture
-from corpus_builder.pdf_pages import PdfLine, PdfPage
+from corpus_builder.pdf_pages import PdfLine, PdfPage, same_printed_line
 from corpus_builder.pdf_sections import (
     Heading,
     classify,
@@ -87,3 +87,24 @@ def test_repeated_edge_lines_and_page_numbers_are_furniture() -> None:
     texts = [x.text for x in kept if x.page == 2]
     assert texts[0] == "gamma body line 0 about gamma."
     assert texts[-1] == "Total gamma $ 2,100 $ 2,200"
+
+
+def test_item_lines_on_a_printed_contents_page_are_entries_even_when_wrapped() -> None:
+    contents = [
+        line("Item 1. Business 3", 1),
+        line("Item 1A. Risk Factors 11", 1),
+        line("Item 5. Market for Registrant's Common Equity, Related Stockholder", 1),
+        line("Matters and Issuer Purchases of Equity Securities 27", 1),
+        line("Item 7. Management's Discussion 31", 1),
+        line("Item 8. Financial Statements 52", 1),
+    ]
+    body = [line("Item 5. Market for Registrant's Common Equity", 27), line("We list...", 27)]
+    headings, _ = detect_headings([*contents, *body])
+    assert list(headings) == [len(contents)]
+
+
+def test_words_pdfium_splits_off_one_printed_line_are_joined_again() -> None:
+    first = line("Item")
+    assert same_printed_line(first, PdfLine("1.", 0, 700.2, 690.1, 80.0, 10.0, False))
+    assert not same_printed_line(first, PdfLine("next", 0, 688.0, 678.0, 50.0, 10.0, False))
+    assert not same_printed_line(first, PdfLine("left", 0, 700.0, 690.0, 20.0, 10.0, False))
