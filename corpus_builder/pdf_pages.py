@@ -190,7 +190,7 @@ def _read_page(document: pdfium.PdfDocument, index: int, path: Path) -> PdfPage:
 
 def _lines(textpage: pdfium.PdfTextPage, index: int) -> list[PdfLine]:
     text = textpage.get_text_range()
-    lines = []
+    lines: list[PdfLine] = []
     start = 0
     for match in [*_LINE_BREAK.finditer(text), None]:
         end = match.start() if match else len(text)
