@@ -12,6 +12,7 @@ from corpus_builder.ingest import corpus_kind, read_corpus
 from corpus_builder.splitters import FixedCrops, sentence_subcomponents
 from corpus_builder.summaries import ExtractiveSummarizer
 from state.corpus import Component, IngestReport
+from tools.index import ChromaLayers
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, Manifest
 
@@ -92,3 +93,17 @@ def test_split_components_keeps_pdf_row_pages(filing_pdf: Path) -> None:
     subs = split_components(documents, FixedCrops())
     rows = subs["acme_2023_10k::t0"]
     assert {s.pages for s in rows} == {(0, 0), (1, 1)}
+
+
+def test_pdf_vectors_carry_their_pages_in_chroma(
+    tmp_path: Path, filing_pdf: Path, hash_build: Callable[..., Manifest]
+) -> None:
+    manifest = hash_build(filing_pdf, tmp_path / "index")
+    layers = ChromaLayers.open(tmp_path / "index", None, manifest.name)
+    for layer in ("document", "component", "subcomponent"):
+        layers.collection(layer)
+    table = layers.stored_metadata("component")["acme_2023_10k::t0"]
+    assert (table["page_first"], table["page_last"]) == (0, 1)
+    rows = layers.stored_metadata("subcomponent")
+    assert rows["acme_2023_10k::t0::r0"]["page_last"] == 0
+    assert "page_first" not in layers.stored_metadata("document")["acme_2023_10k"]
