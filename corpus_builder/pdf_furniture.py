@@ -22,11 +22,13 @@ lower catches headers of a long section only, but starts to eat repeated table l
 MIN_REPEATS = 3
 """...and on at least this many pages, so short files keep their lines."""
 _DIGITS = re.compile(r"\d+")
+_ROMAN = r"(?=[ivxlc]+\b)c{0,3}(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
 PAGE_NUMBER = re.compile(
-    r"^(?:page\s+)?[-–—(\[]?\s*(?:[A-Z]-)?(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?"
+    rf"^(?:page\s+)?[-–—(\[]?\s*(?:[A-Z]-)?(?:\d{{1,4}}|{_ROMAN})\s*[-–—)\]]?"
     r"(?:\s+of\s+\d{1,4})?$",
     re.I,
 )
+"""A bare page number: "12", "- 12 -", "(iv)", "F-7", "Page 3 of 9"."""
 
 
 def edge_key(text: str) -> str:

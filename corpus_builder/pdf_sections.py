@@ -21,7 +21,9 @@ PART = re.compile(r"^(?:PART|Part)\s+(IV|I{1,3})\b\.?\s*[—–:-]?\s*(.*)$")
 ITEM = re.compile(r"^(?:ITEM|Item)\s+(\d{1,2}[A-Ca-c]?)\b(?:\s*[.:—–-]\s*|\s+(?=[A-Z])|\s*$)(.*)$")
 NOTE = re.compile(r"^(?:NOTE|Note)\s+(\d{1,2})\b\s*(?:[.:—–-]\s*|\s+(?=[A-Z])|$)(.*)$")
 NUMBERED_NOTE = re.compile(r"^(\d{1,2})\.\s+[A-Z][A-Za-z]")
+"""A bold "5. Commitments and Contingencies": how many filings number their notes."""
 _PRINTED_PAGE = re.compile(r"(?:\.{2,}|\s)\s*\d{1,3}$")
+"""A contents entry ends in its page number, after dot leaders or a space."""
 MAX_HEADING_CHARS = 120
 """Longer lines are running text even in a large or bold font."""
 LARGER_FONT = 1.15

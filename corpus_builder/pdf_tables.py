@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from state.corpus import Table
 
@@ -23,10 +24,13 @@ _PROSE_ENDINGS = frozenset(
 )
 """A label ending in one of these words before a number is prose ("increased in 2022")."""
 YEAR = re.compile(r"^(?:19|20)\d\d$")
+"""A value that is a year names a column ("2023 2022") rather than filling one."""
 MAX_LABEL_CHARS = 150
 """Labels longer than this are running text that ends in a number, not a row."""
 MAX_HEADER_LINES = 3
+"""Short lines above a table taken as its header; more would swallow the paragraph above."""
 MAX_HEADER_CHARS = 120
+"""A longer line above a table is prose introducing it, not a header line."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,7 @@ class RowCells:
     values: tuple[str, ...]
 
 
+@lru_cache(maxsize=1 << 16)
 def row_cells(text: str) -> RowCells | None:
     """Split a line into a label and trailing numeric values, or None when it is not a row."""
     tokens = text.split()
@@ -49,7 +54,7 @@ def row_cells(text: str) -> RowCells | None:
             suffix = token + suffix
         elif token == "$" and values:
             values[0] = f"${values[0]}"
-        elif _is_value(token):
+        elif _is_value(token + suffix):
             values.insert(0, token + suffix)
             suffix = ""
         else:
