@@ -13,6 +13,7 @@ from corpus_builder.pdf_tables import RowCells, TableDraft, row_cells
         ("Gross margin 32.1 % 30.0 %", "Gross margin", ("32.1%", "30.0%")),
         ("As of December 31, 2017 2016", "As of December 31,", ("2017", "2016")),
         ("Diluted $ 0.19 $ 0.52", "Diluted", ("$0.19", "$0.52")),
+        ("Net loss (1,234 ) (56 )", "Net loss", ("(1,234)", "(56)")),
     ],
 )  # fmt: skip
 def test_a_label_followed_by_numbers_is_a_row(
