@@ -2,8 +2,9 @@
 
 Pipeline per file: read pages (pdf_pages) → drop running headers, footers and page numbers
 (pdf_furniture) → sections from the outline when plausible, else detected headings
-(pdf_sections) → blocks (pdf_layout) → components with page spans, section paths and
-references to other sections (pdf_refs). A file that cannot be read is reported and skipped.
+(pdf_sections) completed from the printed table of contents (pdf_contents) → blocks
+(pdf_layout) → components with page spans, section paths and references to other sections
+(pdf_refs). A file that cannot be read is reported and skipped.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
+from corpus_builder.pdf_contents import contents_headings
 from corpus_builder.pdf_furniture import strip_furniture
 from corpus_builder.pdf_layout import Block, BlockWalker
 from corpus_builder.pdf_pages import PdfFile, PdfLimits, PdfLine, PdfReadError, read_pdf
@@ -96,6 +98,7 @@ def _blocks(pdf: PdfFile, lines: list[PdfLine]) -> list[Block]:
         headings, merged = outline_headings(lines, pdf.outline), set[int]()
     else:
         headings, merged = detect_headings(lines)
+        headings.update(contents_headings(lines, pdf.pages, headings))
     figure_pages = {page.index for page in pdf.pages if page.images}
     return BlockWalker(headings, merged, figure_pages).walk(lines)
 

@@ -17,8 +17,9 @@ from corpus_builder.pdf_pages import PdfLine, PdfLink
 _MENTION = re.compile(r"\b(Item|ITEM|Note|NOTE)s?\s+(\d{1,2}[A-Ca-c]?)\b")
 LANDING_SLACK = 2.0
 """Points a destination may sit below the top of the line it targets (rounding in writers)."""
-MAX_REFERENCES = 12
-"""References kept per component; an index page that names every note is no one section."""
+MAX_MENTIONS = 12
+"""Mentions followed per component; an index page that names every note is about no one
+section (link annotations are all kept: each was put there on purpose)."""
 
 
 def section_starts(blocks: Sequence[Block]) -> dict[tuple[str, str], int]:
@@ -95,5 +96,6 @@ def references(blocks: Sequence[Block], links: Sequence[PdfLink], pages: int) ->
         found[source].append(target)
     for index, block in enumerate(blocks):
         if block.kind == "paragraph":
-            found[index] += mention_targets(block.text, starts, index)
-    return [list(dict.fromkeys(targets))[:MAX_REFERENCES] for targets in found]
+            mentioned = dict.fromkeys(mention_targets(block.text, starts, index))
+            found[index] += list(mentioned)[:MAX_MENTIONS]
+    return [list(dict.fromkeys(targets)) for targets in found]

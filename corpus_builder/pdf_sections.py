@@ -190,7 +190,7 @@ def outline_headings(
         start = _next_page_start(first_line, page)
         if start is None:
             continue
-        found = _printed(lines, start, page, title)
+        found = find_printed(lines, start, page, title)
         index = start if found is None else found
         if index in headings:
             continue
@@ -203,7 +203,8 @@ def _next_page_start(first_line: dict[int, int], page: int) -> int | None:
     return min(later) if later else None
 
 
-def _printed(lines: Sequence[PdfLine], start: int, page: int, title: str) -> int | None:
+def find_printed(lines: Sequence[PdfLine], start: int, page: int, title: str) -> int | None:
+    """Return the index of the line of a page (lines from `start`) printing a title."""
     wanted = _norm(title)[:40]
     index = start
     while index < len(lines) and lines[index].page == page:
