@@ -96,8 +96,11 @@ class TableDraft:
     pages: list[int] = field(default_factory=list)
 
     def add(self, cells: RowCells, page: int) -> None:
-        """Append a row printed on a page; a repeated header line on a new page is dropped."""
+        """Append a row printed on a page; a header repeated atop a continued page is dropped."""
         if not cells.values and cells.label in self.header_lines:
+            return
+        continued = bool(self.pages) and page != self.pages[-1] and self.value_rows > 0
+        if continued and cells.values and all(_is_year(value) for value in cells.values):
             return
         self.rows.append(cells)
         self.pages.append(page)

@@ -52,3 +52,20 @@ def test_year_rows_become_the_header_and_short_rows_align_right() -> None:
     assert table.header == ("", "2023", "2022")
     assert table.rows == (("Cash", "$10", "$9"), ("Deferred revenue", "", "7"))
     assert table.row_pages == (4, 5)  # the trailing label-only row is dropped
+
+
+def test_a_column_header_repeated_atop_a_continued_page_is_not_a_row() -> None:
+    draft = TableDraft()
+    for line, page in (
+        ("As of December 31, 2023 2022", 4),
+        ("Cash $ 10 $ 9", 4),
+        ("As of December 31, 2023 2022", 5),
+        ("Debt 7 6", 5),
+    ):
+        cells = row_cells(line)
+        assert cells is not None
+        draft.add(cells, page)
+    _, table = draft.finish()
+    assert table.header == ("", "2023", "2022")
+    assert table.rows == (("Cash", "$10", "$9"), ("Debt", "7", "6"))
+    assert table.row_pages == (4, 5)
