@@ -128,17 +128,39 @@ class TableDraft:
         columns = widths.most_common(1)[0][0] if widths else 0
         caption_parts, names = [], [""] * columns
         for line in self.header_lines:
-            cells = row_cells(line)
-            if cells is not None and len(cells.values) == columns:
-                names = list(cells.values)
-                if cells.label:
-                    caption_parts.append(cells.label)
-            else:
-                caption_parts.append(line)
+            rest, found = column_names(line, columns)
+            if found:
+                names = found
+            if rest:
+                caption_parts.append(rest)
         header = ("", *names)
         rows = tuple(_aligned(row, columns) for row in self.rows)
         caption = " ".join(part for part in caption_parts if part).strip()
         return caption, Table(header, rows, row_pages=tuple(self.pages))
+
+
+def column_names(line: str, columns: int) -> tuple[str, list[str]]:
+    """Split a header line into leading caption text and one name per column, when it has them.
+
+    "As of December 31, 2023 2022" names two columns "2023", "2022"; "FISCAL 2021 FISCAL
+    2020" names them "FISCAL 2021", "FISCAL 2020" (each name ends in its year, and the
+    first takes as many words before its year as the others). Otherwise the whole line is
+    caption text.
+    """
+    cells = row_cells(line)
+    if columns and cells is not None and len(cells.values) == columns:
+        return cells.label, list(cells.values)
+    tokens = line.split()
+    years = [n for n, token in enumerate(tokens) if _is_year(token)]
+    if not columns or len(years) != columns or columns < 2:
+        return line, []
+    width = years[1] - years[0]  # words per name, its year included
+    if any(b - a != width for a, b in zip(years, years[1:], strict=False)):
+        return line, []
+    start = max(0, years[0] - width + 1)
+    names = [" ".join(tokens[y - width + 1 : y + 1]) for y in years[1:]]
+    first = " ".join(tokens[start : years[0] + 1])
+    return " ".join(tokens[:start] + tokens[years[-1] + 1 :]), [first, *names]
 
 
 def _aligned(row: RowCells, columns: int) -> tuple[str, ...]:

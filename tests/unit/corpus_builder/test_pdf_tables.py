@@ -1,6 +1,6 @@
 import pytest
 
-from corpus_builder.pdf_tables import RowCells, TableDraft, row_cells
+from corpus_builder.pdf_tables import RowCells, TableDraft, column_names, row_cells
 
 
 @pytest.mark.parametrize(
@@ -69,3 +69,17 @@ def test_a_column_header_repeated_atop_a_continued_page_is_not_a_row() -> None:
     assert table.header == ("", "2023", "2022")
     assert table.rows == (("Cash", "$10", "$9"), ("Debt", "7", "6"))
     assert table.row_pages == (4, 5)
+
+
+@pytest.mark.parametrize(
+    ("line", "columns", "rest", "names"),
+    [
+        ("(Dollars in millions) FISCAL 2021 FISCAL 2020 FISCAL 2019", 3,
+         "(Dollars in millions)", ["FISCAL 2021", "FISCAL 2020", "FISCAL 2019"]),
+        ("As of December 31, 2023 2022", 2, "As of December 31,", ["2023", "2022"]),
+        ("Year ended 2023 vs 2022 2022 vs 2021", 2, "Year ended 2023 vs 2022 2022 vs 2021", []),
+        ("Accumulated amortization Net", 6, "Accumulated amortization Net", []),
+    ],
+)  # fmt: skip
+def test_column_names(line: str, columns: int, rest: str, names: list[str]) -> None:
+    assert column_names(line, columns) == (rest, names)
