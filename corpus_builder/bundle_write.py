@@ -23,8 +23,8 @@ def document_record(document: Document) -> dict[str, Any]:
     }
     if document.facts:
         record["facts"] = list(document.facts)
-    if document.pages:
-        record["page_count"] = document.pages
+    if document.page_count:
+        record["page_count"] = document.page_count
     return record
 
 

@@ -84,7 +84,7 @@ def read_pdf_document(
     title, facts = document_title(lines, pdf.title, path.stem)
     components = _components(doc_id, blocks, pdf)
     return Document(
-        doc_id, title, "", components, source=str(path), facts=facts, pages=len(pdf.pages)
+        doc_id, title, "", components, source=str(path), facts=facts, page_count=len(pdf.pages)
     )
 
 

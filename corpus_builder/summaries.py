@@ -59,7 +59,7 @@ class ExtractiveSummarizer:
 
     def summarize(self, document: Document) -> str:
         """Assemble the summary from the document's own text, most important parts first."""
-        if document.pages:
+        if document.page_count:
             return _pdf_summary(document)
         parts = [document.title]
         paragraphs = [c for c in document.components if c.kind == "paragraph"]

@@ -97,7 +97,7 @@ class Document:
     """Where the document came from (file and line), for messages."""
     facts: tuple[str, ...] = ()
     """Short facts the summary opens with (a PDF's filer, form and period)."""
-    pages: int = 0
+    page_count: int = 0
     """Page count of a PDF document; 0 for other documents."""
 
 

@@ -79,8 +79,8 @@ class LayeredGraph:
             url=document.url,
             text=summary,
         )
-        if document.pages:
-            self.g.nodes[document.doc_id]["page_count"] = document.pages
+        if document.page_count:
+            self.g.nodes[document.doc_id]["page_count"] = document.page_count
         for component in document.components:
             self._add_component(component)
 

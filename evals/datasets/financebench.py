@@ -76,7 +76,7 @@ def convert(
     draft = _draft(documents, info)
     questions = list(_questions(iter_jsonl(question_file, problems), documents, problems, limit))
     stats = {
-        "pdf_pages": sum(d.pages for d in documents),
+        "pdf_pages": sum(d.page_count for d in documents),
         "pdfs_skipped": len(report.skipped),
         "pdf_repairs": [f"{r.where}: {r.problem}" for r in report.repaired],
     }
@@ -108,7 +108,7 @@ def _draft(documents: Iterable[Document], info: Mapping[str, dict[str, Any]]) ->
         record = draft.document(document.doc_id, document.title, str(meta.get("doc_link", "")))
         if document.facts:
             record["facts"] = list(document.facts)
-        record["page_count"] = document.pages
+        record["page_count"] = document.page_count
         for component in document.components:
             fields = component_record(component)
             cid, kind = fields.pop("component_id"), fields.pop("type")

@@ -86,11 +86,12 @@ def test_release_sections_come_from_its_outline(documents: dict[str, Document]) 
 def test_page_spans_are_sane(documents: dict[str, Document], name: str) -> None:
     document = documents[name]
     spans = [c.pages for c in document.components]
-    assert all(s is not None and 0 <= s[0] <= s[1] < document.pages for s in spans)
+    assert all(s is not None and 0 <= s[0] <= s[1] < document.page_count for s in spans)
     starts = [s[0] for s in spans if s is not None]
     assert starts == sorted(starts)
     assert all(s[1] - s[0] <= 2 for s in spans if s is not None)  # no component runs away
-    assert set(range(1, document.pages)) <= {p for s in spans if s for p in range(s[0], s[1] + 1)}
+    covered = {p for s in spans if s for p in range(s[0], s[1] + 1)}
+    assert set(range(1, document.page_count)) <= covered
 
 
 @pytest.mark.parametrize("name", [TEN_K, RELEASE])

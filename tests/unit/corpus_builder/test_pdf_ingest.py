@@ -24,7 +24,7 @@ def test_document_id_is_the_file_stem_and_the_title_the_big_first_line(filing_pd
     document, _ = ingest(filing_pdf)
     assert document.doc_id == "acme_2023_10k"
     assert document.title == "ACME Corp Annual Report 2023"
-    assert document.pages == 3
+    assert document.page_count == 3
 
 
 def test_item_and_note_lines_become_nested_sections(filing_pdf: Path) -> None:
