@@ -69,12 +69,13 @@ def read_pdf_document(
         PdfReadError: If the file cannot be read (encrypted, corrupt, over a limit).
     """
     pdf = read_pdf(path, limits)
-    if pdf.textless_pages and len(pdf.textless_pages) < len(pdf.pages):
-        shown = ", ".join(str(p) for p in pdf.textless_pages[:10])
+    if pdf.unreadable_pages:
+        report.repair(str(path), f"{_pages(pdf.unreadable_pages)} cannot be loaded (damaged)")
+    textless = [p for p in pdf.textless_pages if p not in pdf.unreadable_pages]
+    if textless and len(pdf.textless_pages) < len(pdf.pages):
         report.repair(
             str(path),
-            f"{len(pdf.textless_pages)} page(s) without a text layer (zero-indexed: {shown}"
-            f"{', ...' if len(pdf.textless_pages) > 10 else ''}); their content is not indexed",
+            f"{_pages(textless)} without a text layer; their content is not indexed (no OCR)",
         )
     lines, _ = strip_furniture(pdf.pages)
     if not lines:
@@ -86,6 +87,12 @@ def read_pdf_document(
     return Document(
         doc_id, title, "", components, source=str(path), facts=facts, page_count=len(pdf.pages)
     )
+
+
+def _pages(pages: list[int]) -> str:
+    shown = ", ".join(str(p) for p in pages[:10])
+    more = ", ..." if len(pages) > 10 else ""
+    return f"{len(pages)} page(s) (zero-indexed: {shown}{more})"
 
 
 def sections_from_outline(pdf: PdfFile) -> bool:

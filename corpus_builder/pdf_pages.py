@@ -99,6 +99,9 @@ class PdfFile:
     outline: list[tuple[int, str, int]]
     pages: list[PdfPage]
     textless_pages: list[int] = field(default_factory=list)
+    """Pages without any text (scanned, blank, or unreadable)."""
+    unreadable_pages: list[int] = field(default_factory=list)
+    """Pages pdfium could not load (a damaged page of an otherwise readable file)."""
 
 
 def read_pdf(path: Path, limits: PdfLimits | None = None) -> PdfFile:
@@ -124,10 +127,17 @@ def read_pdf(path: Path, limits: PdfLimits | None = None) -> PdfFile:
             )
         result = PdfFile(path, _metadata_title(document), outline_entries(document, count), [])
         for index in range(count):
-            page = _read_page(document, index, path)
+            try:
+                page = _read_page(document, index)
+            except pdfium.PdfiumError as err:  # one damaged page; the others still read
+                logger.warning("%s: page %d unreadable (%s); kept empty", path, index, err)
+                result.unreadable_pages.append(index)
+                page = PdfPage(index, 0.0)
             if not page.lines:
                 result.textless_pages.append(index)
             result.pages.append(page)
+        if len(result.unreadable_pages) == count:
+            raise PdfReadError(f"{path}: no page can be loaded; the file is corrupt or truncated")
         return result
     finally:
         document.close()
@@ -168,11 +178,9 @@ def outline_entries(document: pdfium.PdfDocument, count: int) -> list[tuple[int,
     return entries
 
 
-def _read_page(document: pdfium.PdfDocument, index: int, path: Path) -> PdfPage:
-    try:
-        page = document[index]
-    except pdfium.PdfiumError as err:
-        raise PdfReadError(f"{path}: page {index} cannot be loaded ({err}); file corrupt") from err
+def _read_page(document: pdfium.PdfDocument, index: int) -> PdfPage:
+    """Read one page's lines, links and figure boxes; PdfiumError when pdfium cannot."""
+    page = document[index]
     try:
         result = PdfPage(index, page.get_height())
         textpage = page.get_textpage()

@@ -130,3 +130,26 @@ def test_a_scanned_pdf_without_any_text_is_skipped_with_the_reason(tmp_path: Pat
 def test_limits_skip_files_over_the_page_count(filing_pdf: Path) -> None:
     with pytest.raises(PdfReadError, match="over the 2-page limit"):
         read_pdf(filing_pdf, PdfLimits(max_pages=2))
+
+
+def test_a_damaged_page_is_reported_and_the_other_pages_kept(
+    filing_pdf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pypdfium2
+
+    from corpus_builder import pdf_pages
+
+    real = pdf_pages._read_page
+
+    def damaged(document: pypdfium2.PdfDocument, index: int) -> pdf_pages.PdfPage:
+        if index == 1:
+            raise pypdfium2.PdfiumError("Failed to load page.")
+        return real(document, index)
+
+    monkeypatch.setattr(pdf_pages, "_read_page", damaged)
+    document, report = ingest(filing_pdf)
+    assert [r.problem for r in report.repaired] == [
+        "1 page(s) (zero-indexed: 1) cannot be loaded (damaged)"
+    ]
+    assert {c.pages for c in document.components} >= {(0, 0), (2, 2)}
+    assert all(c.pages is not None and 1 not in c.pages for c in document.components)
