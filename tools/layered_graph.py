@@ -23,6 +23,7 @@ from typing import Any
 import networkx as nx
 
 from state.corpus import Component, Document, Subcomponent
+from state.ids import page_key
 from tools.errors import IndexNotFoundError
 
 GRAPH_FORMAT = "fif-layered-graph"
@@ -143,6 +144,14 @@ class LayeredGraph:
     def pages(self, node_id: str) -> tuple[int, int] | None:
         """Return a node's zero-indexed (first, last) PDF page, None when it has no pages."""
         return self.node(node_id).pages
+
+    def page_keys(self, node_id: str) -> list[str]:
+        """Return the "DOC#PAGE" keys of the pages a node is printed on ([] without pages)."""
+        view = self.node(node_id)
+        span = view.pages
+        if span is None:
+            return []
+        return [page_key(view.doc_id, page) for page in range(span[0], span[1] + 1)]
 
     # -- access ---------------------------------------------------------------------------
     def node(self, node_id: str) -> NodeView:

@@ -30,6 +30,7 @@ from evals.datasets.raw import (
     iter_jsonl,
 )
 from state.corpus import Document, IngestReport
+from state.ids import page_key
 from tools.errors import DatasetFormatError
 
 logger = logging.getLogger(__name__)
@@ -156,7 +157,7 @@ def _question(
         "question": text,
         "answers": [str(record.get("answer", ""))],
         "gold_components": gold,
-        "gold_pages": [f"{doc}#{page}" for doc, page in pages],
+        "gold_pages": [page_key(doc, page) for doc, page in pages],
         "question_docs": [d for d in docs if d],
         "question_type": record.get("question_type"),
         "justification": record.get("justification"),

@@ -70,6 +70,7 @@ def test_built_graph_maps_every_pdf_node_to_its_pages(
     assert graph.node("acme_2023_10k").attrs["page_count"] == 3
     table = "acme_2023_10k::t0"
     assert graph.pages(table) == (0, 1)
+    assert graph.page_keys(table) == ["acme_2023_10k#0", "acme_2023_10k#1"]
     assert graph.node(table).section == ("Item 7. Management's Discussion and Analysis",)
     rows = graph.children(table)
     assert graph.pages(rows[0]) == (0, 0) and graph.pages(rows[-1]) == (1, 1)
@@ -77,7 +78,7 @@ def test_built_graph_maps_every_pdf_node_to_its_pages(
         pdf_nodes = [n for n in graph.nodes_at(layer) if n.startswith("acme_2023_10k")]
         assert pdf_nodes and all(graph.pages(n) is not None for n in pdf_nodes)
     html = next(n for n in graph.nodes_at(1) if n.startswith("anvils"))
-    assert graph.pages(html) is None
+    assert graph.pages(html) is None and graph.page_keys(html) == []
 
 
 def test_pdf_summary_names_title_and_sections(filing_pdf: Path) -> None:
