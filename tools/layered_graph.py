@@ -8,7 +8,8 @@ a PDF section is not a node of its own, its first component stands for it).
 
 PDF-derived components and subcomponents also carry `pages` ([first, last], zero-indexed)
 and components `section` (titles, outermost first); `NodeView.pages` reads them, None for
-nodes without pages. A PDF document node carries `page_count`.
+nodes without pages; `LayeredGraph.section` gives a subcomponent its component's section.
+A PDF document node carries `page_count`.
 """
 
 from __future__ import annotations
@@ -144,6 +145,13 @@ class LayeredGraph:
     def pages(self, node_id: str) -> tuple[int, int] | None:
         """Return a node's zero-indexed (first, last) PDF page, None when it has no pages."""
         return self.node(node_id).pages
+
+    def section(self, node_id: str) -> tuple[str, ...]:
+        """Return the section path of a PDF component or of a subcomponent's component."""
+        view = self.node(node_id)
+        if view.layer == 2:
+            return self.node(view.attrs["component_id"]).section
+        return view.section
 
     def page_keys(self, node_id: str) -> list[str]:
         """Return the "DOC#PAGE" keys of the pages a node is printed on ([] without pages)."""

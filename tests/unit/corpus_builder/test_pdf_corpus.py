@@ -73,6 +73,7 @@ def test_built_graph_maps_every_pdf_node_to_its_pages(
     assert graph.page_keys(table) == ["acme_2023_10k#0", "acme_2023_10k#1"]
     assert graph.node(table).section == ("Item 7. Management's Discussion and Analysis",)
     rows = graph.children(table)
+    assert graph.section(rows[0]) == graph.node(table).section
     assert graph.pages(rows[0]) == (0, 0) and graph.pages(rows[-1]) == (1, 1)
     for layer in (1, 2):
         pdf_nodes = [n for n in graph.nodes_at(layer) if n.startswith("acme_2023_10k")]
