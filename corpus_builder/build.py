@@ -22,6 +22,7 @@ from corpus_builder.embed_stage import EmbedStats, IncrementalIndexer
 from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
 from corpus_builder.ingest import corpus_info, read_corpus
 from corpus_builder.layer_items import embed_items, image_embed, image_items, sparse_items
+from corpus_builder.pdf_pages import PdfLimits
 from corpus_builder.region_proposers import proposer_id
 from corpus_builder.splitters import (
     FixedCrops,
@@ -64,6 +65,8 @@ class BuildOptions:
     show_progress: bool = True
     summarizer: Summarizer = field(default_factory=ExtractiveSummarizer)
     region_proposer: RegionProposer = field(default_factory=FixedCrops)
+    pdf_limits: PdfLimits = field(default_factory=PdfLimits)
+    """File size and page count above which a PDF is skipped (reported in the manifest)."""
     contextual_sentences: bool = False
     """Embed a paragraph's sentences from the paragraph's own pass (corpus_builder.contextual):
     ~1.5x faster to build; sharper on sentences that lean on their paragraph (OTT-QA dense
@@ -89,7 +92,7 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
     started = time.perf_counter()
     index_dir.mkdir(parents=True, exist_ok=True)
     with clock.stage("parse"):
-        kind, documents = read_corpus(corpus, report)
+        kind, documents = read_corpus(corpus, report, options.pdf_limits)
         info = corpus_info(corpus, kind)
     if not documents:
         first = "; ".join(f"{s.where}: {s.problem}" for s in report.skipped[:3])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,8 @@ class TableRecord(BaseModel):
 
     header: list[str] = Field(default_factory=list)
     rows: list[list[str]] = Field(default_factory=list)
+    row_pages: list[int] | None = None
+    """Optional zero-indexed page of each row (PDF tables)."""
 
 
 class ComponentRecord(BaseModel):
@@ -40,6 +43,14 @@ class ComponentRecord(BaseModel):
     image_path: str | None = None
     links: list[str] = Field(default_factory=list)
     cell_links: list[list[list[str]]] | None = None
+    pages: tuple[int, int] | None = None
+    """Optional zero-indexed [first, last] page (PDF components)."""
+    section: list[str] = Field(default_factory=list)
+    """Optional section path, outermost title first (PDF components)."""
+    page_starts: list[int] = Field(default_factory=list)
+    """Optional offsets in text where each following page begins."""
+    refers_to: list[str] = Field(default_factory=list)
+    """Optional component ids of the same document this one refers to."""
 
 
 class DocumentRecord(BaseModel):
@@ -51,6 +62,8 @@ class DocumentRecord(BaseModel):
     title: str = ""
     url: str = ""
     components: list[dict[str, Any]] = Field(default_factory=list)
+    facts: list[str] = Field(default_factory=list)
+    page_count: int = 0
 
 
 def read_bundle(corpus_file: Path, report: IngestReport, guard: ImageGuard) -> Iterator[Document]:
@@ -107,7 +120,8 @@ def _to_document(
         report.skip(f"{where} doc {doc_id!r}", "empty document: no usable components")
         return None
     title = record.title.strip() or doc_id.replace("_", " ")
-    return Document(doc_id, title, record.url, tuple(components), source=where)
+    facts = tuple(record.facts)
+    return Document(doc_id, title, record.url, tuple(components), where, facts, record.page_count)
 
 
 def _to_component(
@@ -138,10 +152,35 @@ def _to_component(
         if not text:
             report.skip(where, "empty paragraph")
             return None
-        return Component(cid, doc_id, "paragraph", order, text=text, links=links)
-    if record.type == "table":
-        return _to_table(record, cid, doc_id, order, links, where, report)
-    return _to_image(record, cid, doc_id, order, links, where, report, guard)
+        component = Component(cid, doc_id, "paragraph", order, text=text, links=links)
+    elif record.type == "table":
+        found = _to_table(record, cid, doc_id, order, links, where, report)
+        if found is None:
+            return None
+        component = found
+    else:
+        found = _to_image(record, cid, doc_id, order, links, where, report, guard)
+        if found is None:
+            return None
+        component = found
+    return _with_layout(component, record, where, report)
+
+
+def _with_layout(
+    component: Component, record: ComponentRecord, where: str, report: IngestReport
+) -> Component:
+    """Attach the optional PDF layout fields (pages, section, references) of a record."""
+    pages = record.pages
+    if pages is not None and not 0 <= pages[0] <= pages[1]:
+        report.repair(where, f"page span {list(pages)} is not [first, last] >= 0; pages dropped")
+        pages = None
+    return replace(
+        component,
+        pages=pages,
+        section=tuple(record.section),
+        page_starts=tuple(record.page_starts) if pages is not None else (),
+        refers_to=tuple(record.refers_to),
+    )
 
 
 def _to_table(
@@ -178,9 +217,13 @@ def _to_table(
         "table",
         order,
         text=caption,
-        table=Table(header, rows, cell_links),
+        table=Table(header, rows, cell_links, _row_pages(record.table.row_pages, len(rows))),
         links=links,
     )
+
+
+def _row_pages(row_pages: list[int] | None, rows: int) -> tuple[int, ...]:
+    return tuple(row_pages) if row_pages is not None and len(row_pages) == rows else ()
 
 
 def _to_image(

@@ -19,7 +19,7 @@ def build_layered_graph(
     report: IngestReport,
     link_mentions: bool,
 ) -> LayeredGraph:
-    """Add contains edges for the hierarchy and links_to edges for hyperlinks (and mentions)."""
+    """Add contains edges, links_to edges for hyperlinks (and mentions), refers_to for PDFs."""
     graph = LayeredGraph()
     for document in documents:
         graph.add_document(document, summaries[document.doc_id])
@@ -33,6 +33,10 @@ def build_layered_graph(
             for sub in subs:
                 for target in sub.links:
                     graph.add_link(sub.subcomponent_id, target)
+    for document in documents:
+        for component in document.components:
+            for target in component.refers_to:
+                graph.add_reference(component.component_id, target, origin="pdf")
     if link_mentions:
         _add_mention_links(graph, documents, subcomponents)
     return graph

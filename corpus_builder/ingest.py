@@ -1,4 +1,8 @@
-"""Recognise a corpus (bundle, HTML pages, image folder), read it, drop duplicates, hash it."""
+"""Recognise a corpus (bundle, HTML pages, PDFs, image folder), read it, drop duplicates, hash it.
+
+A folder of HTML pages may hold PDFs too: both are read (kind "html"); a PDF file or a
+folder of PDFs alone is kind "pdf".
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,8 @@ from pathlib import Path
 
 from corpus_builder.bundle import read_bundle
 from corpus_builder.images import ImageGuard
+from corpus_builder.pdf_ingest import PDF_SUFFIX, pdf_files, read_pdfs
+from corpus_builder.pdf_pages import PdfLimits
 from state.corpus import Document, IngestReport
 from tools.errors import CorpusFormatError
 from tools.manifest import CorpusInfo
@@ -20,25 +26,31 @@ IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".ti
 
 
 def corpus_kind(corpus: Path) -> str:
-    """Return 'bundle', 'html' or 'images' for a corpus path, or raise CorpusFormatError."""
+    """Return 'bundle', 'html', 'pdf' or 'images' for a corpus path, or raise CorpusFormatError."""
     if corpus.is_file() and corpus.suffix == ".jsonl":
         return "bundle"
+    if corpus.is_file() and corpus.suffix.lower() == PDF_SUFFIX:
+        return "pdf"
     if not corpus.is_dir():
         raise CorpusFormatError(
-            f"{corpus}: not a folder or a .jsonl file; give a bundle folder "
-            "(with corpus.jsonl), a folder of HTML pages or of images"
+            f"{corpus}: not a folder, a .jsonl or a .pdf file; give a bundle folder "
+            "(with corpus.jsonl), a PDF, or a folder of HTML pages, PDFs or images"
         )
     if (corpus / "corpus.jsonl").is_file():
         return "bundle"
     files = [p for p in corpus.rglob("*") if p.is_file()]
     if any(p.suffix.lower() in HTML_SUFFIXES for p in files):
         return "html"
+    if any(p.suffix.lower() == PDF_SUFFIX for p in files):
+        return "pdf"
     if any(p.suffix.lower() in IMAGE_SUFFIXES for p in files):
         return "images"
-    raise CorpusFormatError(f"{corpus}: found no corpus.jsonl, HTML pages or images")
+    raise CorpusFormatError(f"{corpus}: found no corpus.jsonl, HTML pages, PDFs or images")
 
 
-def read_corpus(corpus: Path, report: IngestReport) -> tuple[str, list[Document]]:
+def read_corpus(
+    corpus: Path, report: IngestReport, pdf_limits: PdfLimits | None = None
+) -> tuple[str, list[Document]]:
     """Read every document of a corpus; bad inputs are reported, duplicates dropped."""
     kind = corpus_kind(corpus)
     root = corpus.parent if corpus.is_file() else corpus
@@ -50,6 +62,9 @@ def read_corpus(corpus: Path, report: IngestReport) -> tuple[str, list[Document]
         from corpus_builder.html_pages import read_html_pages
 
         documents = read_html_pages(corpus, report, guard)
+        documents += read_pdfs(pdf_files(corpus), report, pdf_limits)
+    elif kind == "pdf":
+        documents = read_pdfs(pdf_files(corpus), report, pdf_limits)
     else:
         from corpus_builder.image_folder import read_image_folder
 

@@ -20,9 +20,18 @@ from tools.embedders import ImageEmbedder
 from tools.sparse_index import SparseRow
 
 
-def metadata(doc_id: str, component_id: str, kind: str) -> dict[str, str]:
-    """Return a vector's metadata under the index's keys (tools.index.METADATA_KEYS)."""
-    return {"doc_id": doc_id, "component_id": component_id, "type": kind}
+def metadata(
+    doc_id: str, component_id: str, kind: str, pages: tuple[int, int] | None = None
+) -> dict[str, str | int]:
+    """Return a vector's metadata under the index's keys (tools.index.METADATA_KEYS).
+
+    A PDF node also carries `page_first` and `page_last` (tools.index.PAGE_KEYS), so a query
+    can be filtered to pages (`where={"page_first": {"$lte": 12}}`).
+    """
+    meta: dict[str, str | int] = {"doc_id": doc_id, "component_id": component_id, "type": kind}
+    if pages is not None:
+        meta["page_first"], meta["page_last"] = pages
+    return meta
 
 
 def embed_items(
@@ -43,13 +52,13 @@ def embed_items(
         for component in document.components:
             parts = subcomponents.get(component.component_id, [])
             content, part_contents = _contents(document, component, parts, contextual)
-            meta = metadata(doc_id, component.component_id, component.kind)
+            meta = metadata(doc_id, component.component_id, component.kind, component.pages)
             comps.append(EmbedItem(component.component_id, content, meta))
             subs += [
                 EmbedItem(
                     part.subcomponent_id,
                     part_content,
-                    metadata(doc_id, component.component_id, part.kind),
+                    metadata(doc_id, component.component_id, part.kind, part.pages),
                 )
                 for part, part_content in zip(parts, part_contents, strict=True)
             ]

@@ -88,8 +88,13 @@ def sentence_subcomponents(component: Component) -> list[Subcomponent]:
     """Split a paragraph into sentence subcomponents; links follow their anchor text."""
     sentences = split_sentences(component.text)
     result = []
+    cursor = 0
     for n, sentence in enumerate(sentences):
         links = tuple(dict.fromkeys(doc for anchor, doc in component.anchors if anchor in sentence))
+        start = component.text.find(sentence, cursor)
+        start = cursor if start < 0 else start
+        cursor = start + len(sentence)
+        pages = _span(component.page_at(start), component.page_at(max(start, cursor - 1)))
         result.append(
             Subcomponent(
                 subcomponent_id(component.component_id, "sentence", n),
@@ -99,6 +104,7 @@ def sentence_subcomponents(component: Component) -> list[Subcomponent]:
                 n,
                 sentence,
                 links,
+                pages=pages,
             )
         )
     return result
@@ -123,9 +129,22 @@ def row_subcomponents(component: Component) -> list[Subcomponent]:
                 n,
                 text,
                 table.row_links(n),
+                pages=_row_pages(component, n),
             )
         )
     return result
+
+
+def _span(first: int | None, last: int | None) -> tuple[int, int] | None:
+    return None if first is None or last is None else (first, last)
+
+
+def _row_pages(component: Component, n: int) -> tuple[int, int] | None:
+    """Return a table row's page: its own when recorded, else the table's span."""
+    table = component.table
+    if table is not None and n < len(table.row_pages):
+        return (table.row_pages[n], table.row_pages[n])
+    return component.pages
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,8 @@ class ExtractiveSummarizer:
 
     def summarize(self, document: Document) -> str:
         """Assemble the summary from the document's own text, most important parts first."""
+        if document.page_count:
+            return _pdf_summary(document)
         parts = [document.title]
         paragraphs = [c for c in document.components if c.kind == "paragraph"]
         if paragraphs:
@@ -71,6 +73,19 @@ class ExtractiveSummarizer:
             elif component.kind == "image" and component.text:
                 parts.append(f"Image: {component.text}")
         return clip(". ".join(part.rstrip(". ") for part in parts if part) + ".")
+
+
+def _pdf_summary(document: Document) -> str:
+    """Title, filer, form and period, then the section headings (outermost first), bounded."""
+    parts = [document.title, *document.facts]
+    headings: dict[str, None] = {}
+    for depth in (1, 2):  # top-level sections first, then their subsections while room remains
+        for component in document.components:
+            if len(component.section) >= depth:
+                headings.setdefault(component.section[depth - 1], None)
+    if headings:
+        parts.append("Sections: " + "; ".join(h.rstrip(". ") for h in headings))
+    return clip(". ".join(part.rstrip(". ") for part in parts if part) + ".")
 
 
 def load_summarizer(choice: str, context: Context | None = None) -> Summarizer:

@@ -65,7 +65,7 @@ def _main(
 @app.command()
 def build(
     corpus: Annotated[
-        Path, typer.Argument(help="Bundle folder, corpus.jsonl, HTML or image folder.")
+        Path, typer.Argument(help="Bundle, corpus.jsonl, PDF, or folder of HTML, PDFs or images.")
     ],
     index: IndexOpt,
     embedder: Annotated[str | None, typer.Option(help="Text embedder spec.")] = None,

@@ -9,6 +9,8 @@ from state.ids import ComponentKind, SubcomponentKind
 
 Layer = Literal["document", "component", "subcomponent"]
 LAYERS: tuple[Layer, ...] = ("document", "component", "subcomponent")
+PageSpan = tuple[int, int]
+"""Zero-indexed first and last page of a PDF component (page 0 is the first, as FinanceBench)."""
 
 
 @dataclass(frozen=True)
@@ -18,6 +20,8 @@ class Table:
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     cell_links: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    row_pages: tuple[int, ...] = ()
+    """Zero-indexed PDF page of each row (empty for tables without pages)."""
 
     def row_links(self, r: int) -> tuple[str, ...]:
         """Return the distinct doc ids linked from the cells of row r, in cell order."""
@@ -49,6 +53,20 @@ class Component:
     links: tuple[str, ...] = ()
     anchors: tuple[tuple[str, str], ...] = ()
     """(anchor text, doc id) pairs of hyperlinks in a paragraph, to locate them in sentences."""
+    pages: PageSpan | None = None
+    """Zero-indexed first and last PDF page (page 0 is the first); None outside PDFs."""
+    section: tuple[str, ...] = ()
+    """Titles of the sections holding the component, outermost first (PDFs)."""
+    page_starts: tuple[int, ...] = ()
+    """Offsets in `text` where pages pages[0]+1, pages[0]+2, ... begin (a paragraph over pages)."""
+    refers_to: tuple[str, ...] = ()
+    """Component ids this one refers to inside its document (a PDF link or "see Note 7")."""
+
+    def page_at(self, offset: int) -> int | None:
+        """Return the page holding the character at `offset` of `text`, None without pages."""
+        if self.pages is None:
+            return None
+        return self.pages[0] + sum(1 for start in self.page_starts if start <= offset)
 
 
 @dataclass(frozen=True)
@@ -63,6 +81,8 @@ class Subcomponent:
     text: str
     links: tuple[str, ...] = ()
     box: tuple[int, int, int, int] | None = None
+    pages: PageSpan | None = None
+    """Zero-indexed first and last PDF page of the subcomponent; None outside PDFs."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +95,10 @@ class Document:
     components: tuple[Component, ...] = ()
     source: str = ""
     """Where the document came from (file and line), for messages."""
+    facts: tuple[str, ...] = ()
+    """Short facts the summary opens with (a PDF's filer, form and period)."""
+    page_count: int = 0
+    """Page count of a PDF document; 0 for other documents."""
 
 
 @dataclass

@@ -33,6 +33,14 @@ def subcomponent_id(component: str, kind: SubcomponentKind, n: int) -> str:
     return f"{component}{SEPARATOR}{SUBCOMPONENT_LETTERS[kind]}{n}"
 
 
+PAGE_SEPARATOR = "#"
+
+
+def page_key(doc_id: str, page: int) -> str:
+    """Return the key of a zero-indexed PDF page, "DOC#PAGE" (FinanceBench's gold pages)."""
+    return f"{doc_id}{PAGE_SEPARATOR}{page}"
+
+
 def parent_of_subcomponent(subcomponent: str) -> str:
     """Return the component id a subcomponent id was built from."""
     parent, sep, _ = subcomponent.rpartition(SEPARATOR)

@@ -1,4 +1,4 @@
-"""Shared fixtures: the mini bundle, a hash-embedder build of it, bundle and image writers."""
+"""Shared fixtures: the mini bundle, a hash-embedder build of it, bundle, image and PDF writers."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fpdf import FPDF
 from PIL import Image
 
 from corpus_builder.build import BuildOptions, build
@@ -159,3 +160,98 @@ def run_fif_main(
         return done.value.code, captured.out, captured.err
 
     return run
+
+
+# -- a synthetic PDF filing: headings, a table over a page break, furniture, links ------
+BODY = (
+    "Our revenue grew in every region this year because demand for our products stayed "
+    "strong and prices held. We describe our accounting for revenue in detail; see Note 2 "
+    "for the policies we apply and the judgements they need."
+)
+ROWS = 40
+"""Table rows: more than fit below the heading on one page, so the table crosses a break."""
+
+
+class Filing(FPDF):
+    """A filing whose pages repeat a "Table of Contents" header and a "Page N" footer."""
+
+    plain_pages: set[int]
+
+    def header(self) -> None:
+        if self.page_no() - 1 in self.plain_pages:
+            return
+        self.set_font("Helvetica", size=8)
+        self.cell(0, 5, "Table of Contents", new_x="LMARGIN", new_y="NEXT")
+
+    def footer(self) -> None:
+        if self.page_no() - 1 in self.plain_pages:
+            return
+        self.set_y(-12)
+        self.set_font("Helvetica", size=8)
+        self.cell(0, 5, f"ACME Corp | 2023 Form 10-K | {self.page_no()}", align="C")
+
+
+def heading(pdf: FPDF, text: str, size: int = 12) -> None:
+    pdf.ln(4)
+    pdf.set_font("Helvetica", "B", size)
+    pdf.cell(0, 8, text, new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Helvetica", size=10)
+
+
+def paragraph(pdf: FPDF, text: str = BODY) -> None:
+    pdf.set_font("Helvetica", size=10)
+    pdf.multi_cell(0, 5, text, new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(3)
+
+
+def table_row(pdf: FPDF, label: str, *values: str) -> None:
+    pdf.cell(90, 5, label)
+    for value in values:
+        pdf.cell(40, 5, value, align="R")
+    pdf.ln(5)
+
+
+def write_filing(path: Path, blank_page: bool = False) -> Path:
+    """Write the filing: title page, Item 7 with a long table, Item 8, Note 2, a blank page."""
+    pdf = Filing()
+    pdf.plain_pages = set()
+    pdf.set_auto_page_break(True, margin=20)
+    pdf.add_page()
+    heading(pdf, "ACME Corp Annual Report 2023", size=22)
+    paragraph(pdf, "ACME Corp makes anvils. This report covers the fiscal year 2023.")
+    item8 = pdf.add_link()
+    pdf.set_font("Helvetica", size=10)
+    pdf.cell(0, 5, "Financial statements are in Item 8 of this report.", link=item8)
+    pdf.ln(8)
+    heading(pdf, "Item 7. Management's Discussion and Analysis")
+    paragraph(pdf)
+    pdf.set_y(200)
+    table_row(pdf, "Year ended December 31,", "2023", "2022")
+    for n in range(ROWS):
+        table_row(pdf, f"Anvil model {chr(65 + n % 26)}{n // 26}", f"$ {1000 + n:,}", f"({50 + n})")
+    paragraph(pdf, "The table above shows sales by line. Amounts are in thousands of dollars.")
+    pdf.add_page()
+    pdf.set_link(item8, page=pdf.page_no())
+    heading(pdf, "Item 8. Financial Statements")
+    paragraph(pdf, "The statements follow the generally accepted accounting principles.")
+    heading(pdf, "Note 2 - Revenue Recognition")
+    paragraph(pdf, "We recognise revenue when an anvil ships to the customer.")
+    if blank_page:
+        pdf.plain_pages.add(pdf.page_no())
+        pdf.add_page()
+        pdf.add_page()
+        paragraph(pdf, "A page after the blank one keeps the file's tail readable.")
+    pdf.output(str(path))
+    return path
+
+
+@pytest.fixture
+def filing_pdf(tmp_path: Path) -> Path:
+    """Return the path of a freshly written synthetic filing (fpdf2)."""
+    return write_filing(tmp_path / "acme_2023_10k.pdf")
+
+
+@pytest.fixture
+def filing_writer() -> Callable[..., Path]:
+    """Return `write_filing(path, blank_page=False)` to write synthetic filings elsewhere."""
+    return write_filing

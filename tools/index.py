@@ -27,6 +27,8 @@ GET_BATCH = 10000
 METADATA_KEYS = ("doc_id", "component_id", "type")
 """What every stored vector carries besides its content hash; `type` is the node's kind
 (document, paragraph, table, image, sentence, row, region)."""
+PAGE_KEYS = ("page_first", "page_last")
+"""What a PDF component's or subcomponent's vector carries too: its zero-indexed page span."""
 
 
 @dataclass(frozen=True)

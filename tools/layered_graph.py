@@ -1,8 +1,15 @@
 """The layered component graph in networkx, saved as plain JSON (never pickle).
 
 Nodes carry `layer` (0 document, 1 component, 2 subcomponent), `kind` and their raw
-content; edges carry `kind`: `contains` (document → component → subcomponent) or
-`links_to` (component or subcomponent → document).
+content; edges carry `kind`: `contains` (document → component → subcomponent),
+`links_to` (component or subcomponent → document) or `refers_to` (component → the first
+component of a section of the same PDF, from a link annotation or a "see Note 7" mention:
+a PDF section is not a node of its own, its first component stands for it).
+
+PDF-derived components and subcomponents also carry `pages` ([first, last], zero-indexed)
+and components `section` (titles, outermost first); `NodeView.pages` reads them, None for
+nodes without pages; `LayeredGraph.section` gives a subcomponent its component's section.
+A PDF document node carries `page_count`.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from typing import Any
 import networkx as nx
 
 from state.corpus import Component, Document, Subcomponent
+from state.ids import page_key
 from tools.errors import IndexNotFoundError
 
 GRAPH_FORMAT = "fif-layered-graph"
@@ -43,6 +51,17 @@ class NodeView:
     text: str
     attrs: dict[str, Any]
 
+    @property
+    def pages(self) -> tuple[int, int] | None:
+        """Return the zero-indexed (first, last) page of a PDF (sub)component, else None."""
+        span = self.attrs.get("pages")
+        return (int(span[0]), int(span[1])) if span else None
+
+    @property
+    def section(self) -> tuple[str, ...]:
+        """Return the section path of a PDF component (of a subcomponent's component: ())."""
+        return tuple(self.attrs.get("section", ()))
+
 
 class LayeredGraph:
     """A three-layer graph of documents, components and subcomponents with link edges."""
@@ -62,6 +81,8 @@ class LayeredGraph:
             url=document.url,
             text=summary,
         )
+        if document.page_count:
+            self.g.nodes[document.doc_id]["page_count"] = document.page_count
         for component in document.components:
             self._add_component(component)
 
@@ -78,6 +99,10 @@ class LayeredGraph:
             attrs["rows"] = [list(row) for row in component.table.rows]
         if component.image_path is not None:
             attrs["image_path"] = component.image_path
+        if component.pages is not None:
+            attrs["pages"] = list(component.pages)
+        if component.section:
+            attrs["section"] = list(component.section)
         self.g.add_node(component.component_id, **attrs)
         self.g.add_edge(component.doc_id, component.component_id, kind="contains")
 
@@ -94,6 +119,8 @@ class LayeredGraph:
             }
             if sub.box is not None:
                 attrs["box"] = list(sub.box)
+            if sub.pages is not None:
+                attrs["pages"] = list(sub.pages)
             self.g.add_node(sub.subcomponent_id, **attrs)
             self.g.add_edge(sub.component_id, sub.subcomponent_id, kind="contains")
 
@@ -105,6 +132,34 @@ class LayeredGraph:
             return False
         self.g.add_edge(source, target_doc, kind="links_to", origin=origin)
         return True
+
+    def add_reference(self, source: str, target: str, origin: str) -> bool:
+        """Add a refers_to edge between two components of one document; False if not added."""
+        if source == target or target not in self.g or self.g.nodes[target]["layer"] != 1:
+            return False
+        if self.g.nodes[source]["doc_id"] != self.g.nodes[target]["doc_id"]:
+            return False
+        self.g.add_edge(source, target, kind="refers_to", origin=origin)
+        return True
+
+    def pages(self, node_id: str) -> tuple[int, int] | None:
+        """Return a node's zero-indexed (first, last) PDF page, None when it has no pages."""
+        return self.node(node_id).pages
+
+    def section(self, node_id: str) -> tuple[str, ...]:
+        """Return the section path of a PDF component or of a subcomponent's component."""
+        view = self.node(node_id)
+        if view.layer == 2:
+            return self.node(view.attrs["component_id"]).section
+        return view.section
+
+    def page_keys(self, node_id: str) -> list[str]:
+        """Return the "DOC#PAGE" keys of the pages a node is printed on ([] without pages)."""
+        view = self.node(node_id)
+        span = view.pages
+        if span is None:
+            return []
+        return [page_key(view.doc_id, page) for page in range(span[0], span[1] + 1)]
 
     # -- access ---------------------------------------------------------------------------
     def node(self, node_id: str) -> NodeView:

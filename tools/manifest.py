@@ -31,7 +31,7 @@ class CorpusInfo(BaseModel):
     """Where the corpus came from and a hash of its files."""
 
     path: str
-    kind: Literal["bundle", "html", "images"]
+    kind: Literal["bundle", "html", "images", "pdf"]
     sha256: str
     files: int
     bytes: int

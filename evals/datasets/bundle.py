@@ -21,7 +21,8 @@ from tools.errors import DatasetFormatError
 
 logger = logging.getLogger(__name__)
 
-_CONVERSATION_FIELDS = ("conversation_id", "turn", "history")
+_OPTIONAL_FIELDS = ("conversation_id", "turn", "history", "gold_pages", "question_docs")
+"""Optional fields left out of a question line when empty (not every dataset has them)."""
 
 
 def keyed_component_id(doc_id: str, kind: str, key: str) -> str:
@@ -236,7 +237,7 @@ def _checked(
         )
         return None
     dumped = record.model_dump()
-    for key in _CONVERSATION_FIELDS:
+    for key in _OPTIONAL_FIELDS:
         if dumped.get(key) in (None, []):
             dumped.pop(key, None)
     return dumped

@@ -32,6 +32,12 @@ class QuestionRecord(BaseModel):
     conversation_id: str | None = Field(default=None, description="Conversation of this turn.")
     turn: int | None = Field(default=None, ge=0, description="Position in the conversation.")
     history: list[str] = Field(default_factory=list, description="Earlier turns' questions.")
+    gold_pages: list[str] = Field(
+        default_factory=list, description='Evidence pages as "DOC#PAGE", zero-indexed (PDFs).'
+    )
+    question_docs: list[str] = Field(
+        default_factory=list, description="Documents the question is about (e.g. the filing)."
+    )
 
     @field_validator("qid", "question")
     @classmethod
@@ -63,6 +69,10 @@ class EvalExample:
     conversation_id: str | None = None
     turn: int | None = None
     history: tuple[str, ...] = ()
+    gold_pages: tuple[str, ...] = ()
+    """Evidence pages as "DOC#PAGE" with zero-indexed pages, for page-level metrics."""
+    question_docs: tuple[str, ...] = ()
+    """The documents the question is about (a FinanceBench question's filing)."""
     source: str = ""
     """Where the example was read from, as `path:line`."""
     extra: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=False)
@@ -88,6 +98,8 @@ class EvalExample:
             conversation_id=record.conversation_id,
             turn=record.turn,
             history=tuple(record.history),
+            gold_pages=tuple(record.gold_pages),
+            question_docs=tuple(record.question_docs),
             source=source,
             extra=dict(record.model_extra or {}),
         )

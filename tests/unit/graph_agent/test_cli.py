@@ -79,7 +79,8 @@ def test_an_unusable_corpus_is_exit_code_2(tmp_path: Path, run_fif_main: RunFif)
         "build", str(tmp_path / "notes.txt"), "--index", str(tmp_path / "i"),
         "--embedder", "hash:64",
     )  # fmt: skip
-    assert code == 2 and err.startswith("error: ") and "not a folder or a .jsonl file" in err
+    assert code == 2 and err.startswith("error: ")
+    assert "not a folder, a .jsonl or a .pdf file" in err
 
 
 def test_skipped_inputs_are_listed_verbatim(

@@ -1,0 +1,84 @@
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from corpus_builder.ingest import read_corpus
+from evals.datasets import get_adapter, load_questions
+from state.corpus import IngestReport
+from tools.errors import DatasetFormatError
+
+
+def question(qid: str, doc: str, page: int, evidence: str) -> dict[str, Any]:
+    return {
+        "financebench_id": qid,
+        "company": "ACME",
+        "doc_name": doc,
+        "question_type": "metrics-generated",
+        "question": f"What does {doc} say about revenue?",
+        "answer": "It grew.",
+        "justification": "Read off the page.",
+        "evidence": [{"evidence_text": evidence, "doc_name": doc, "evidence_page_num": page}],
+    }
+
+
+def write_raw(
+    raw: Path, filing_writer: Callable[..., Path], questions: list[dict[str, Any]]
+) -> None:
+    (raw / "pdfs").mkdir(parents=True)
+    filing_writer(raw / "pdfs" / "ACME_2023_10K.pdf")
+    lines = [json.dumps(q) for q in questions]
+    (raw / "financebench_open_source.jsonl").write_text("\n".join(lines) + "\n", "utf-8")
+    info = {"doc_name": "ACME_2023_10K", "company": "ACME", "doc_link": "https://example/acme"}
+    (raw / "financebench_document_information.jsonl").write_text(json.dumps(info) + "\n", "utf-8")
+
+
+def test_convert_writes_pages_and_derived_gold_components(
+    tmp_path: Path, filing_writer: Callable[..., Path]
+) -> None:
+    raw, out = tmp_path / "raw", tmp_path / "out"
+    write_raw(raw, filing_writer, [
+        question("fb_1", "ACME_2023_10K", 2, "We recognise revenue when an anvil ships"),
+        question("fb_2", "OTHER_2023_10K", 0, "absent"),
+    ])  # fmt: skip
+    report = get_adapter("financebench")(raw, out, split="dev")
+    assert (report.documents, report.questions) == (1, 1)
+    assert report.problems_by_kind == {"pdf_missing": 1}
+    [doc] = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
+    assert doc["url"] == "https://example/acme" and doc["page_count"] == 3
+    comps = {c["component_id"]: c for c in doc["components"]}
+    [record] = [json.loads(line) for line in (out / "questions.jsonl").read_text().splitlines()]
+    assert record["qid"] == "fb_1" and record["answers"] == ["It grew."]
+    assert record["gold_pages"] == ["ACME_2023_10K#2"]
+    assert record["question_docs"] == ["ACME_2023_10K"]
+    assert record["question_type"] == "metrics-generated"
+    assert record["gold_docs"] == ["ACME_2023_10K"]
+    assert record["gold_components"]
+    for cid in record["gold_components"]:
+        assert comps[cid]["pages"][0] <= 2 <= comps[cid]["pages"][1]
+    assert any(
+        "We recognise revenue" in comps[c].get("text", "") for c in record["gold_components"]
+    )
+    [example] = load_questions(out / "questions.jsonl").examples
+    assert example.gold_pages == ("ACME_2023_10K#2",)
+    assert example.question_docs == ("ACME_2023_10K",)
+
+
+def test_bundle_and_direct_build_hold_the_same_documents(
+    tmp_path: Path, filing_writer: Callable[..., Path]
+) -> None:
+    raw, out = tmp_path / "raw", tmp_path / "out"
+    write_raw(raw, filing_writer, [question("fb_1", "ACME_2023_10K", 0, "ACME")])
+    get_adapter("financebench")(raw, out)
+    _, from_bundle = read_corpus(out, IngestReport())
+    _, direct = read_corpus(raw / "pdfs", IngestReport())
+    assert [d.components for d in from_bundle] == [d.components for d in direct]
+
+
+def test_no_usable_question_is_an_error(tmp_path: Path, filing_writer: Callable[..., Path]) -> None:
+    raw = tmp_path / "raw"
+    write_raw(raw, filing_writer, [question("fb_9", "MISSING_10K", 0, "x")])
+    with pytest.raises(DatasetFormatError, match="no usable question"):
+        get_adapter("financebench")(raw, tmp_path / "out")
