@@ -1,0 +1,103 @@
+"""IRCoT's chain of thought without a model: the next sentence is taken from the new evidence.
+
+The offline twin of the reasoning step (Trivedi et al. 2023, §3 "reason"). A model writes
+the sentence that best extends the chain; without one we pick it from the corpus: among
+the sentences (subcomponents: sentences, table row segments, image regions) of the
+components the last retrieval added, not already in the chain, the one most similar to
+the question, with a bonus for a *bridge* sentence, one that links (by hyperlink or title
+mention, the builder's `links_to` edges) to a document the evidence pool does not cover
+yet. That sentence is the next query, so the chain moves toward the next hop's document.
+It never states an answer, so offline chains stop by the other rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from tools.corpus_index import CorpusIndex
+from tools.cost import CostMeter
+from tools.graph_nav import outgoing_links
+from tools.search import similarities
+
+BRIDGE_BONUS = 0.1
+"""Added to a bridge sentence's cosine to the question. With the packaged MiniLM embedder a
+sentence on the question's topic scores about 0.4-0.7 and an off-topic one below 0.2, so the
+bonus reorders sentences that are about equally on topic and never lifts an off-topic one
+over an on-topic one; it was fixed before any evaluation run, not tuned."""
+
+_ANSWER = re.compile(r"\banswer is\s*:?\s*(?P<answer>.+?)\s*[.!]?\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Thought:
+    """One reasoning step's outcome: the sentence (None if none was found) and an answer."""
+
+    sentence: str | None
+    answer: str | None = None
+    source: str | None = None
+    """The subcomponent the offline twin took the sentence from."""
+    reason: str = ""
+
+
+def answer_in(sentence: str) -> str | None:
+    """Return the answer a sentence states ("... So the answer is X."), or None."""
+    match = _ANSWER.search(sentence)
+    if match is None:
+        return None
+    answer = match.group("answer").strip().strip("\"'")
+    return answer or None
+
+
+def bridges(index: CorpusIndex, subcomponent: str, covered_docs: Collection[str]) -> list[str]:
+    """Return the documents a sentence links to that neither it nor the pool covers."""
+    own = index.graph.node(subcomponent).doc_id
+    linked = outgoing_links(index.graph, subcomponent)
+    return [doc for doc in linked if doc != own and doc not in covered_docs]
+
+
+def offline_thought(
+    index: CorpusIndex,
+    question: str,
+    components: Sequence[str],
+    used: Collection[str],
+    covered_docs: Collection[str],
+    meter: CostMeter,
+) -> Thought:
+    """Pick the next chain sentence from the sentences of the evidence pool.
+
+    Args:
+        index: The opened corpus index.
+        question: The original question Q (sentences are scored against it).
+        components: The evidence pool's components, first-retrieved first (ties go to the
+            earlier one).
+        used: Subcomponents already in the chain (never picked again).
+        covered_docs: Documents of the evidence pool (a link elsewhere is a bridge).
+        meter: Receives embedding and vector time.
+    """
+    graph = index.graph
+    candidates = [
+        sub
+        for component in components
+        for sub in graph.children(component)
+        if sub not in used and graph.node(sub).text.strip()
+    ]
+    if not candidates:
+        return Thought(None, reason="no unused sentence in the evidence pool")
+    scores = similarities(index, question, "subcomponent", candidates, meter)
+    best: tuple[float, str, list[str]] | None = None
+    for sub in candidates:  # first best wins ties: retrieval order, then sentence order
+        if sub not in scores:
+            continue
+        linked = bridges(index, sub, covered_docs)
+        value = scores[sub] + (BRIDGE_BONUS if linked else 0.0)
+        if best is None or value > best[0]:
+            best = (value, sub, linked)
+    if best is None:
+        return Thought(None, reason="the new sentences have no vectors")
+    value, sub, linked = best
+    why = f"{sub}: {value:.3f} against the question"
+    if linked:
+        why += f" (bridge to {', '.join(linked[:3])})"
+    return Thought(" ".join(graph.node(sub).text.split()), None, sub, why)
