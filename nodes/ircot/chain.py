@@ -1,13 +1,17 @@
-"""IRCoT's chain of thought without a model: the next sentence is taken from the new evidence.
+"""IRCoT's chain of thought without a model: the next sentence is taken from the evidence.
 
 The offline twin of the reasoning step (Trivedi et al. 2023, §3 "reason"). A model writes
 the sentence that best extends the chain; without one we pick it from the corpus: among
 the sentences (subcomponents: sentences, table row segments, image regions) of the
-components the last retrieval added, not already in the chain, the one most similar to
-the question, with a bonus for a *bridge* sentence, one that links (by hyperlink or title
-mention, the builder's `links_to` edges) to a document the evidence pool does not cover
-yet. That sentence is the next query, so the chain moves toward the next hop's document.
-It never states an answer, so offline chains stop by the other rules.
+evidence pool, the same evidence the model's prompt shows, not already in the chain, the
+one most similar to the question, with a bonus for a *bridge* sentence, one that points
+(by a hyperlink or title mention of its own, or by naming a document its component links
+to) to a document the pool does not cover yet. That sentence is the next query, so the
+chain moves toward the next hop's document. Scoring against the question rather than the
+last sentence keeps the chain on topic: a sentence of a component retrieved by an
+off-topic query is not taken just because it is new. The twin never states an answer, so
+offline chains stop by the other rules (nothing new retrieved, no unused sentence, the
+step limit).
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ from dataclasses import dataclass
 
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
-from tools.graph_nav import outgoing_links
+from tools.graph_nav import component_of, outgoing_links
+from tools.layered_graph import LayeredGraph
+from tools.mentions import mentioned_docs, title_index
 from tools.search import similarities
 
 BRIDGE_BONUS = 0.1
@@ -50,11 +56,27 @@ def answer_in(sentence: str) -> str | None:
     return answer or None
 
 
-def bridges(index: CorpusIndex, subcomponent: str, covered_docs: Collection[str]) -> list[str]:
-    """Return the documents a sentence links to that neither it nor the pool covers."""
-    own = index.graph.node(subcomponent).doc_id
-    linked = outgoing_links(index.graph, subcomponent)
-    return [doc for doc in linked if doc != own and doc not in covered_docs]
+def linked_docs(graph: LayeredGraph, subcomponent: str) -> list[str]:
+    """Return the documents a sentence points to.
+
+    Its own `links_to` edges (a hyperlink anchored in it, a linked table cell, a title
+    mention), plus the documents its component links to whose title it mentions: corpora
+    whose links are known per paragraph only still tell which sentence names the target.
+    """
+    docs = outgoing_links(graph, subcomponent)
+    inherited = [
+        d for d in outgoing_links(graph, component_of(graph, subcomponent)) if d not in docs
+    ]
+    if inherited:
+        titles = title_index((doc, graph.title(doc)) for doc in inherited)
+        docs = [*docs, *mentioned_docs(graph.node(subcomponent).text, titles)]
+    return docs
+
+
+def bridges(graph: LayeredGraph, subcomponent: str, covered_docs: Collection[str]) -> list[str]:
+    """Return the documents a sentence points to that neither it nor the pool covers."""
+    own = graph.node(subcomponent).doc_id
+    return [d for d in linked_docs(graph, subcomponent) if d != own and d not in covered_docs]
 
 
 def offline_thought(
@@ -90,7 +112,7 @@ def offline_thought(
     for sub in candidates:  # first best wins ties: retrieval order, then sentence order
         if sub not in scores:
             continue
-        linked = bridges(index, sub, covered_docs)
+        linked = bridges(graph, sub, covered_docs)
         value = scores[sub] + (BRIDGE_BONUS if linked else 0.0)
         if best is None or value > best[0]:
             best = (value, sub, linked)
