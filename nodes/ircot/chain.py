@@ -52,7 +52,7 @@ def answer_in(sentence: str) -> str | None:
     match = _ANSWER.search(sentence)
     if match is None:
         return None
-    answer = match.group("answer").strip().strip("\"'")
+    answer = match.group("answer").strip(" \"'.!")
     return answer or None
 
 
