@@ -10,8 +10,8 @@ sentence from the evidence pool, and the fallback is recorded.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import Any, TypedDict
+from collections.abc import Callable, Sequence
+from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
@@ -48,7 +48,7 @@ def chain_text(chain: Sequence[ChainSentence]) -> str:
     return " ".join(sentence["text"] for sentence in chain) or EMPTY_CHAIN
 
 
-def not_a_repeat(chain: Sequence[ChainSentence]) -> Any:
+def not_a_repeat(chain: Sequence[ChainSentence]) -> Callable[[NextSentence], None]:
     """Return a validator sending a sentence the chain already holds back for repair."""
     seen = {sentence["text"].lower() for sentence in chain}
 
@@ -114,7 +114,7 @@ def reasoner(state: IrcotState, runtime: Runtime[IrcotContext]) -> ReasonerUpdat
         "reason": "; ".join(filter(None, [thought.reason, decided.note])),
         "sentence": thought.sentence,
         "answer": thought.answer,
-        "prompt_version": REASON_VERSION if decided.decided_by != "offline" else None,
+        "prompt_version": REASON_VERSION if meter.llm_calls else None,  # a model was asked
     }
     update: ReasonerUpdate = {"history": [record], "cost": meter.as_dict()}
     update.update(fallbacks_of("reasoner", decided))

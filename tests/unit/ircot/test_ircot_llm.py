@@ -111,6 +111,7 @@ def test_malformed_json_falls_back_to_the_offline_twin_without_crashing(
     result = ask_ircot(QUESTION, context)
     (reasoning,) = steps(result.history, "reasoner")
     assert reasoning["decided_by"] == "offline-fallback" and "not JSON" in reasoning["reason"]
+    assert reasoning["prompt_version"] == REASON_VERSION, "the model was asked"
     (sentence,) = result.subqueries
     assert sentence["decided_by"] == "offline-fallback" and sentence["source"]
     assert steps(result.history, "retriever")[1]["query"] == sentence["text"]
@@ -134,4 +135,5 @@ def test_the_llm_call_budget_hands_later_steps_to_the_offline_twin(mini_index: P
     first, second = steps(result.history, "reasoner")
     assert first["decided_by"] == "llm"
     assert second["decided_by"] == "offline-fallback" and "budget" in second["reason"]
+    assert second["prompt_version"] is None, "no model was asked"
     assert result.cost["llm_calls"] == 1
