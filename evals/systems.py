@@ -181,12 +181,12 @@ def _lilac(config: RunConfig) -> System:
     return GraphSystem("lilac", ask_lilac, context)
 
 
-def _ircot(config: RunConfig) -> System:
+def _ircot(name: str, config: RunConfig, **settings: Any) -> System:
     from graph_agent.ircot_graph import ask_ircot
     from state.ircot_state import IrcotContext
 
-    context = IrcotContext(**make_context(config).model_dump())
-    return GraphSystem("ircot", ask_ircot, context)
+    context = IrcotContext(**make_context(config).model_dump(), **settings)
+    return GraphSystem(name, ask_ircot, context)
 
 
 SYSTEMS: dict[str, SystemFactory] = {
@@ -196,7 +196,8 @@ SYSTEMS: dict[str, SystemFactory] = {
     "fif": partial(_fif, "fif"),
     **{name: partial(_fif, name) for name in [*ABLATIONS, *VARIANTS]},
     "lilac": _lilac,
-    "ircot": _ircot,
+    "ircot": partial(_ircot, "ircot"),
+    "ircot-dense": partial(_ircot, "ircot-dense", search_mode="dense"),
 }
 """Every system the runner knows, by name; tests register fakes here."""
 

@@ -68,7 +68,7 @@ def ask_dense(question: str, context: Context, thread_id: str | None) -> RunResu
 
     started = time.perf_counter()
     meter = CostMeter()
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     found = dense_search(index, question, "subcomponent", context.top_k, meter)
     ranking: list[Ranked] = [
         {"component_id": n.node_id, "doc_id": n.doc_id, "type": n.kind, "score": round(n.score, 6)}

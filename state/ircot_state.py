@@ -14,7 +14,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 
 from pydantic import Field
 
-from state.context import Context
+from state.context import Context, SearchMode
 from state.fif_state import Ranked, add_costs
 
 IrcotNode = Literal["retriever", "reasoner", "ranker"]
@@ -116,6 +116,13 @@ class IrcotContext(Context):
     each of which costs an LLM call with a chat model.
     """
 
+    search_mode: SearchMode = Field(
+        "sparse",
+        description=(
+            "How each query retrieves components (by their best subcomponent): sparse = BM25, "
+            "as the paper; dense = vectors; hybrid = both fused by reciprocal rank."
+        ),
+    )
     retrieve_k: int = Field(
         4, ge=1, le=50, description="K: components each query retrieves (the paper's K)."
     )

@@ -70,7 +70,7 @@ def ranker(state: IrcotState, runtime: Runtime[IrcotContext]) -> RankerUpdate:
     }
     update: RankerUpdate = {"ranking": ranking, "history": [record]}
     if context.answer and not state.get("answer"):
-        index = open_index(context.index_dir, context.chroma_url)
+        index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
         ids = [entry["component_id"] for entry in ranking]
         update["answer"] = answer_from_components(index, state["question"], ids, context, meter)
     update["cost"] = meter.as_dict()

@@ -98,7 +98,7 @@ def reasoner(state: IrcotState, runtime: Runtime[IrcotContext]) -> ReasonerUpdat
     """Write one new chain sentence; it becomes the next query unless the chain stops."""
     context = runtime.context
     meter = CostMeter()
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     decided = decide(
         state,
         context,

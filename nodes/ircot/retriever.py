@@ -1,9 +1,10 @@
 """IRCoT's retriever node: search with the question (step 0) or the latest chain sentence.
 
-Each query retrieves K components (`retrieve_k`), scored by their best subcomponent
-(the dense single-shot search of `tools.search`), and the ones not yet in the evidence
-pool join it, so the pool keeps the order of first retrieval. Step 0 also keeps the
-question's next hits as a reserve that can fill a short final ranking.
+Each query retrieves K components (`retrieve_k`), scored by their best subcomponent with
+the single-shot search of `tools.search` (BM25 by default, as the paper does; dense or
+hybrid by `search_mode`). The ones not yet in the evidence pool join it, so the pool keeps
+the order of first retrieval. Step 0 also keeps the question's next hits as a reserve that
+can fill a short final ranking.
 """
 
 from __future__ import annotations
@@ -68,12 +69,12 @@ def retriever(state: IrcotState, runtime: Runtime[IrcotContext]) -> RetrieverUpd
     """Retrieve K components for the current query and add the new ones to the pool."""
     context = runtime.context
     meter = CostMeter()
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     step = retrievals(state)
     query, author = query_of(state, step)
     k = context.retrieve_k
     depth = max(k, context.top_k) if step == 0 and context.pad_ranking else k
-    found = dense_search(index, query, "subcomponent", depth, meter)
+    found = dense_search(index, query, "subcomponent", depth, meter, mode=context.search_mode)
     hits = found[:k]
     known = {entry["component_id"] for entry in state.get("pool", [])}
     new = [pool_entry(node, step) for node in hits if node.node_id not in known]

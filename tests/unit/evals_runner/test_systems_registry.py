@@ -95,12 +95,18 @@ def test_fif_and_ablations_set_their_context(name: str, monkeypatch, tmp_path: P
     assert contexts[1].answer is False
 
 
-@pytest.mark.parametrize(("name", "kind"), [("lilac", LilacContext), ("ircot", IrcotContext)])
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [("lilac", LilacContext), ("ircot", IrcotContext), ("ircot-dense", IrcotContext)],
+)
 def test_baseline_graphs_run_with_their_own_context(name: str, kind: type, tmp_path: Path) -> None:
     config = RunConfig(str(tmp_path), "http://chroma:8000", "openai", top_k=7)
     system = make_system(name, config)
     assert isinstance(system, GraphSystem) and isinstance(system.context, kind)
     assert system.name == name
+    if isinstance(system.context, IrcotContext):  # the paper's BM25, or the dense variant
+        expected = "dense" if name == "ircot-dense" else "sparse"
+        assert system.context.search_mode == expected
     context = system.context
     assert (context.index_dir, context.chroma_url, context.backend, context.top_k) == (
         str(tmp_path),
