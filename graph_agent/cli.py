@@ -171,10 +171,10 @@ def ask(
     system: Annotated[str, typer.Option("--system", "-s", help=SYSTEM_HELP)] = "fif",
 ) -> None:
     """Run a system (FiF by default) on a question; print the ranking, the trace and the cost."""
-    from state.context import Context, price_table_from
+    from state.context import price_table_from
     from tools.corpus_index import open_index
 
-    run_system = ask_system(system)  # an unknown name fails before the index is opened
+    chosen = ask_system(system)  # an unknown name fails before the index is opened
     overrides = {
         "index_dir": str(index),
         "backend": backend,
@@ -190,9 +190,9 @@ def ask(
         "price_table": price_table_from(price_table, "--price-table") if price_table else None,
         **{name: True for name in ablation or []},
     }
-    context = Context.from_env(overrides)
+    context = chosen.context_type.from_env(overrides)
     corpus_index = open_index(str(index), chroma_url)
-    result = run_system(question, context, thread)
+    result = chosen.run(question, context, thread)
     if result.thread_id:
         err.print(f"thread: {result.thread_id}", highlight=False)
     if as_json:

@@ -12,11 +12,14 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TypeVar
 
 from graph_agent.api import RunResult
 from state.context import Context
 from state.fif_state import Ranked
+from state.ircot_state import IrcotContext
+from state.lilac_state import LilacContext
 from tools.cost import CostMeter
 from tools.errors import ConfigError
 
@@ -42,7 +45,6 @@ def ask_lilac(question: str, context: Context, thread_id: str | None) -> RunResu
     """Run LILaC with SQLite checkpoints next to the index."""
     from graph_agent.lilac_graph import ask_lilac as run
     from graph_agent.replay import sqlite_checkpointer
-    from state.lilac_state import LilacContext
 
     with sqlite_checkpointer(context.index_dir) as saver:
         settings = as_context(LilacContext, context)
@@ -53,7 +55,6 @@ def ask_ircot(question: str, context: Context, thread_id: str | None) -> RunResu
     """Run IRCoT with SQLite checkpoints next to the index."""
     from graph_agent.ircot_graph import ask_ircot as run
     from graph_agent.replay import sqlite_checkpointer
-    from state.ircot_state import IrcotContext
 
     with sqlite_checkpointer(context.index_dir) as saver:
         settings = as_context(IrcotContext, context)
@@ -91,17 +92,25 @@ def _thread() -> str:
     return uuid.uuid4().hex[:12]
 
 
-ASK_SYSTEMS: dict[str, AskFunction] = {
-    "fif": ask_fif,
-    "lilac": ask_lilac,
-    "ircot": ask_ircot,
-    "dense": ask_dense,
+@dataclass(frozen=True)
+class AskSystem:
+    """A system `fif ask` runs: the Context type it reads (FIF_* env included) and its ask."""
+
+    context_type: type[Context]
+    run: AskFunction
+
+
+ASK_SYSTEMS: dict[str, AskSystem] = {
+    "fif": AskSystem(Context, ask_fif),
+    "lilac": AskSystem(LilacContext, ask_lilac),
+    "ircot": AskSystem(IrcotContext, ask_ircot),
+    "dense": AskSystem(Context, ask_dense),
 }
 """Every system `fif ask --system` knows, by name."""
 
 
-def ask_system(name: str) -> AskFunction:
-    """Return the ask function of a system.
+def ask_system(name: str) -> AskSystem:
+    """Return a system of the registry.
 
     Raises:
         ConfigError: If the name is unknown; the message lists the known ones.

@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from evals.systems import SYSTEMS
-from graph_agent.systems import ASK_SYSTEMS
+from graph_agent.api import RunResult
+from graph_agent.systems import ASK_SYSTEMS, AskSystem
+from state.context import Context
+from state.ircot_state import IrcotContext
 from tools.manifest import CHECKPOINT_FILE
 
 RunFif = Callable[..., tuple[object, str, str]]
@@ -26,6 +29,27 @@ def writable_index(mini_index: Path, tmp_path: Path) -> Path:
 def test_the_ask_registry_names_systems_the_evaluation_knows() -> None:
     assert set(ASK_SYSTEMS) == {"fif", "lilac", "ircot", "dense"}
     assert set(ASK_SYSTEMS) <= set(SYSTEMS)
+
+
+def test_a_system_reads_its_own_settings_from_the_environment(
+    mini_index: Path, run_fif_main: RunFif, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[Context] = []
+
+    def fake_run(question: str, context: Context, thread_id: str | None) -> RunResult:
+        seen.append(context)
+        return RunResult(ranking=[], thread_id="t")
+
+    monkeypatch.setitem(ASK_SYSTEMS, "ircot", AskSystem(IrcotContext, fake_run))
+    monkeypatch.setenv("FIF_SEARCH_MODE", "dense")
+    monkeypatch.setenv("FIF_RETRIEVE_K", "2")
+    code, _, err = run_fif_main(
+        "ask", QUESTION, "--index", str(mini_index), "-s", "ircot", "-k", "3"
+    )
+    assert code == 0, err
+    [context] = seen
+    assert isinstance(context, IrcotContext) and context.top_k == 3
+    assert (context.search_mode, context.retrieve_k) == ("dense", 2)
 
 
 def test_ircot_runs_checkpointed_and_prints_its_trace_as_json(
