@@ -1,8 +1,8 @@
 """The systems an evaluation compares, all behind one `retrieve(example)` interface.
 
-Every system (dense, sparse and hybrid single-shot, FiF, its ablations, LILaC) is built by
-a factory from one `RunConfig`, so a comparison runs them on the same index with the same
-settings. The graphs are imported inside their factories: importing LILaC's compiles its
+Every system (dense, sparse and hybrid single-shot, FiF, its ablations, LILaC, IRCoT) is
+built by a factory from one `RunConfig`, so a comparison runs them on the same index with the
+same settings. The graphs are imported inside their factories: importing LILaC's compiles its
 graph, which a dense-only run need not pay for.
 
 Conversational examples (MMCoQA turns with a non-empty `history`) are asked as the earlier turns'
@@ -144,7 +144,7 @@ class DenseSystem:
 
 
 class GraphSystem:
-    """A LangGraph system (FiF, an ablation, LILaC) called through its `ask` function."""
+    """A LangGraph system (FiF, an ablation, LILaC, IRCoT) called through its `ask` function."""
 
     def __init__(self, name: str, ask: Callable[..., Any], context: Context) -> None:
         self.name = name
@@ -182,6 +182,14 @@ def _lilac(config: RunConfig) -> System:
     return GraphSystem("lilac", ask_lilac, context)
 
 
+def _ircot(name: str, config: RunConfig, **settings: Any) -> System:
+    from graph_agent.ircot_graph import ask_ircot
+    from state.ircot_state import IrcotContext
+
+    context = IrcotContext(**make_context(config).model_dump(), **settings)
+    return GraphSystem(name, ask_ircot, context)
+
+
 SYSTEMS: dict[str, SystemFactory] = {
     "dense": partial(_single_shot, "dense"),
     "sparse": partial(_single_shot, "sparse"),
@@ -189,6 +197,8 @@ SYSTEMS: dict[str, SystemFactory] = {
     "fif": partial(_fif, "fif"),
     **{name: partial(_fif, name) for name in [*ABLATIONS, *VARIANTS]},
     "lilac": _lilac,
+    "ircot": partial(_ircot, "ircot"),
+    "ircot-dense": partial(_ircot, "ircot-dense", search_mode="dense"),
 }
 """Every system the runner knows, by name; tests register fakes here."""
 

@@ -14,6 +14,7 @@ from rich.markup import escape
 
 from graph_agent import render
 from graph_agent.api import RunResult
+from graph_agent.systems import ASK_SYSTEMS, ask_system
 from tools.errors import FiFError
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ AblationOpt = Annotated[
 VisionOpt = Annotated[
     bool | None, typer.Option("--vision/--no-vision", help="Send images to the chat model.")
 ]
+SYSTEM_HELP = " | ".join(ASK_SYSTEMS)
 PriceTableOpt = Annotated[
     str | None,
     typer.Option(help="JSON or a JSON file: model -> \\[usd_in, usd_out] per million tokens."),
@@ -166,12 +168,13 @@ def ask(
     doc: DocOpt = None,
     chroma_url: ChromaOpt = None,
     as_json: JsonOpt = False,
+    system: Annotated[str, typer.Option("--system", "-s", help=SYSTEM_HELP)] = "fif",
 ) -> None:
-    """Run FiF on a question; print the ranking, the step trace and the cost."""
-    from graph_agent.replay import ask_checkpointed
-    from state.context import Context, price_table_from
+    """Run a system (FiF by default) on a question; print the ranking, the trace and the cost."""
+    from state.context import price_table_from
     from tools.corpus_index import open_index
 
+    chosen = ask_system(system)  # an unknown name fails before the index is opened
     overrides = {
         "index_dir": str(index),
         "backend": backend,
@@ -187,10 +190,11 @@ def ask(
         "price_table": price_table_from(price_table, "--price-table") if price_table else None,
         **{name: True for name in ablation or []},
     }
-    context = Context.from_env(overrides)
+    context = chosen.context_type.from_env(overrides)
     corpus_index = open_index(str(index), chroma_url)
-    result = ask_checkpointed(question, context, thread)
-    err.print(f"thread: {result.thread_id}", highlight=False)
+    result = chosen.run(question, context, thread)
+    if result.thread_id:
+        err.print(f"thread: {result.thread_id}", highlight=False)
     if as_json:
         _print_json_result(result)
         return
@@ -208,7 +212,7 @@ def _print_result(corpus_index: CorpusIndex, result: RunResult) -> None:
     render.ranking(out, corpus_index.graph, ranked)
     if result.answer:
         out.print(f"answer: {escape(result.answer)}", highlight=False)
-    render.trace(out, result.history)
+    render.history(out, result.history)
     render.cost(out, result.cost, result.latency_ms)
 
 

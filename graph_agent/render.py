@@ -93,6 +93,31 @@ def trace(console: Console, steps: Sequence[dict[str, object]]) -> None:
     console.print(table)
 
 
+def history(console: Console, records: Sequence[dict[str, object]]) -> None:
+    """Print a run's trace: FiF's traversal records, or another graph's node records."""
+    if records and "strategy" in records[0]:
+        trace(console, records)
+    elif records:
+        steps(console, records)
+
+
+def steps(console: Console, records: Sequence[dict[str, object]]) -> None:
+    """Print the trace of a non-FiF graph: node, step, who decided, what it did and why."""
+    table = Table(title="Trace")
+    for column in ("node", "step", "decided by", "query / sentence", "reason"):
+        table.add_column(column, overflow="fold")
+    for record in records:
+        text = record.get("query") or record.get("sentence") or ""
+        table.add_row(
+            str(record.get("node", "")),
+            str(record.get("step", "")),
+            str(record.get("decided_by", "")),
+            escape(str(text)[:120]),
+            escape(str(record.get("reason", ""))),
+        )
+    console.print(table)
+
+
 def cost(console: Console, tally: dict[str, float], latency_ms: float) -> None:
     """Print the cost summary: LLM calls, tokens, dollars and the time split."""
     t = {

@@ -10,13 +10,12 @@ from __future__ import annotations
 import base64
 import logging
 import mimetypes
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict, TypeVar
 
 from state.context import Context
-from state.fif_state import FiFState
 from state.render import table_text
 from state.views import llm_calls, tokens
 from tools.cost import CostMeter
@@ -39,13 +38,16 @@ class Decided:
     note: str = ""
 
 
-def llm_budget_left(state: FiFState, context: Context) -> bool:
-    """Tell whether another LLM call fits the run's call and token budgets."""
+def llm_budget_left(state: Mapping[str, Any], context: Context) -> bool:
+    """Tell whether another LLM call fits the run's call and token budgets.
+
+    Any graph's state works: only its `cost` tally is read.
+    """
     return llm_calls(state) < context.max_llm_calls and tokens(state) < context.max_tokens
 
 
 def decide(
-    state: FiFState,
+    state: Mapping[str, Any],
     context: Context,
     meter: CostMeter,
     llm_path: Callable[[StructuredCaller], R] | None,

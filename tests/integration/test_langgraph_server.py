@@ -1,4 +1,4 @@
-"""`langgraph dev` serves langgraph.json offline; the SDK runs FiF and LILaC on the sample.
+"""`langgraph dev` serves langgraph.json offline; the SDK runs FiF, LILaC and IRCoT on the sample.
 
 The server runs in a temporary folder, not the repository: `langgraph dev` keeps its
 in-memory state under `.langgraph_api/` in its working directory and reloads it at start.
@@ -131,14 +131,14 @@ def run(served: Served, client: Any, thread_id: str | None, graph: str, **kwargs
     return output
 
 
-def test_the_sdk_runs_fif_and_lilac_on_the_served_graphs(
+def test_the_sdk_runs_fif_lilac_and_ircot_on_the_served_graphs(
     langgraph_server: Served, sample_index: Path, sample_examples: tuple[EvalExample, ...]
 ) -> None:
     from langgraph_sdk import get_sync_client
 
     client = get_sync_client(url=langgraph_server.url)
     assistants = client.assistants.search()
-    assert {"fif", "lilac"} <= {a["graph_id"] for a in assistants}, assistants
+    assert {"fif", "lilac", "ircot"} <= {a["graph_id"] for a in assistants}, assistants
 
     question = sample_examples[0].question
     context = {"index_dir": str(sample_index), "top_k": 10}
@@ -161,3 +161,11 @@ def test_the_sdk_runs_fif_and_lilac_on_the_served_graphs(
         langgraph_server, client, None, "lilac", input={"question": question}, context=context
     )
     assert len(lilac["ranking"]) == 10, lilac
+
+    ircot = run(
+        langgraph_server, client, None, "ircot", input={"question": question}, context=context
+    )
+    assert len(ircot["ranking"]) == 10, ircot
+    nodes = [step["node"] for step in ircot["history"]]
+    assert nodes[0] == "retriever" and nodes[-1] == "ranker", nodes
+    assert ircot["history"][0]["query"] == question and ircot["cost"]["llm_calls"] == 0

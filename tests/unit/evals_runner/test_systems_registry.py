@@ -19,6 +19,7 @@ from evals.systems import (
     question_text,
 )
 from graph_agent.api import RunResult
+from state.ircot_state import IrcotContext
 from state.lilac_state import LilacContext
 from tools.errors import ConfigError
 
@@ -94,10 +95,18 @@ def test_fif_and_ablations_set_their_context(name: str, monkeypatch, tmp_path: P
     assert contexts[1].answer is False
 
 
-def test_lilac_runs_with_its_own_context(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [("lilac", LilacContext), ("ircot", IrcotContext), ("ircot-dense", IrcotContext)],
+)
+def test_baseline_graphs_run_with_their_own_context(name: str, kind: type, tmp_path: Path) -> None:
     config = RunConfig(str(tmp_path), "http://chroma:8000", "openai", top_k=7)
-    system = make_system("lilac", config)
-    assert isinstance(system, GraphSystem) and isinstance(system.context, LilacContext)
+    system = make_system(name, config)
+    assert isinstance(system, GraphSystem) and isinstance(system.context, kind)
+    assert system.name == name
+    if isinstance(system.context, IrcotContext):  # the paper's BM25, or the dense variant
+        expected = "dense" if name == "ircot-dense" else "sparse"
+        assert system.context.search_mode == expected
     context = system.context
     assert (context.index_dir, context.chroma_url, context.backend, context.top_k) == (
         str(tmp_path),
@@ -110,7 +119,7 @@ def test_lilac_runs_with_its_own_context(tmp_path: Path) -> None:
 def test_unknown_system_names_every_known_one(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as err:
         make_system("colbert", RunConfig(str(tmp_path)))
-    for name in ("dense", "fif", "lilac", *ABLATIONS):
+    for name in ("dense", "fif", "lilac", "ircot", *ABLATIONS):
         assert name in str(err.value)
 
 

@@ -1,0 +1,121 @@
+"""The systems `fif ask --system` runs, by name: one registry of checkpointed `ask` functions.
+
+Each entry turns a question, the shared `Context` the CLI built and a thread id into a
+`RunResult`. Graph systems run with SQLite checkpoints next to the index, so every run is
+a thread; the dense baseline is one search and has no thread state. The graphs are
+imported inside their entries: importing one compiles it, which another system need not
+pay for.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from graph_agent.api import RunResult
+from state.context import Context
+from state.fif_state import Ranked
+from state.ircot_state import IrcotContext
+from state.lilac_state import LilacContext
+from tools.cost import CostMeter
+from tools.errors import ConfigError
+
+C = TypeVar("C", bound=Context)
+
+AskFunction = Callable[[str, Context, str | None], RunResult]
+"""(question, context, thread id or None) → the run's result."""
+
+
+def as_context(kind: type[C], context: Context) -> C:
+    """Return the context as a system's own Context subclass (its extra fields at defaults)."""
+    return context if isinstance(context, kind) else kind(**context.model_dump())
+
+
+def ask_fif(question: str, context: Context, thread_id: str | None) -> RunResult:
+    """Run FiF with SQLite checkpoints (`fif replay` can resume or fork the thread)."""
+    from graph_agent.replay import ask_checkpointed
+
+    return ask_checkpointed(question, context, thread_id)
+
+
+def ask_lilac(question: str, context: Context, thread_id: str | None) -> RunResult:
+    """Run LILaC with SQLite checkpoints next to the index."""
+    from graph_agent.lilac_graph import ask_lilac as run
+    from graph_agent.replay import sqlite_checkpointer
+
+    with sqlite_checkpointer(context.index_dir) as saver:
+        settings = as_context(LilacContext, context)
+        return run(question, settings, thread_id=thread_id or _thread(), checkpointer=saver)
+
+
+def ask_ircot(question: str, context: Context, thread_id: str | None) -> RunResult:
+    """Run IRCoT with SQLite checkpoints next to the index."""
+    from graph_agent.ircot_graph import ask_ircot as run
+    from graph_agent.replay import sqlite_checkpointer
+
+    with sqlite_checkpointer(context.index_dir) as saver:
+        settings = as_context(IrcotContext, context)
+        return run(question, settings, thread_id=thread_id or _thread(), checkpointer=saver)
+
+
+def ask_dense(question: str, context: Context, thread_id: str | None) -> RunResult:
+    """Rank components in one dense search (subcomponent granularity); answer if asked."""
+    from graph_agent.api import answer_from_components
+    from tools.corpus_index import open_index
+    from tools.search import dense_search
+
+    started = time.perf_counter()
+    meter = CostMeter()
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
+    found = dense_search(index, question, "subcomponent", context.top_k, meter)
+    ranking: list[Ranked] = [
+        {"component_id": n.node_id, "doc_id": n.doc_id, "type": n.kind, "score": round(n.score, 6)}
+        for n in found
+    ]
+    answer = None
+    if context.answer:
+        ids = [n.node_id for n in found]
+        answer = answer_from_components(index, question, ids, context, meter)
+    return RunResult(
+        ranking=ranking,
+        answer=answer,
+        cost=meter.as_dict(),
+        thread_id=thread_id or "",
+        latency_ms=(time.perf_counter() - started) * 1000.0,
+    )
+
+
+def _thread() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+@dataclass(frozen=True)
+class AskSystem:
+    """A system `fif ask` runs: the Context type it reads (FIF_* env included) and its ask."""
+
+    context_type: type[Context]
+    run: AskFunction
+
+
+ASK_SYSTEMS: dict[str, AskSystem] = {
+    "fif": AskSystem(Context, ask_fif),
+    "lilac": AskSystem(LilacContext, ask_lilac),
+    "ircot": AskSystem(IrcotContext, ask_ircot),
+    "dense": AskSystem(Context, ask_dense),
+}
+"""Every system `fif ask --system` knows, by name."""
+
+
+def ask_system(name: str) -> AskSystem:
+    """Return a system of the registry.
+
+    Raises:
+        ConfigError: If the name is unknown; the message lists the known ones.
+    """
+    if name not in ASK_SYSTEMS:
+        known = ", ".join(ASK_SYSTEMS)
+        raise ConfigError(f"unknown system {name!r} for `fif ask --system`; known: {known}")
+    return ASK_SYSTEMS[name]
