@@ -130,6 +130,32 @@ def path_penalties(
     return penalties
 
 
+def keep_first_hop(
+    placed: Sequence[str],
+    single: Mapping[str, float],
+    candidates: Mapping[str, Candidate],
+    k: int,
+    slots: int,
+) -> list[str]:
+    """Return the top k of a chain ranking in which the strongest first-hop finds stay.
+
+    The `slots` first-step candidates that match the question best on their own (single
+    scores) must be in the top k: any the chains pushed out takes the place of the last
+    entry that is not one of them. Chains may still outrank them, never crowd them out.
+    """
+    first = sorted((c for c in candidates if candidates[c]["step"] == 0),
+                   key=lambda c: (-_shown(single[c]), c))[:slots]  # fmt: skip
+    top = list(placed[:k])
+    for node in (c for c in first if c not in top):
+        if len(top) < k:
+            top.append(node)
+            continue
+        victims = [i for i, c in enumerate(top) if c not in first]
+        if victims:
+            top[victims[-1]] = node
+    return top
+
+
 def chain_ranking(
     index: CorpusIndex,
     question: str,
@@ -137,10 +163,12 @@ def chain_ranking(
     candidates: Mapping[str, Candidate],
     k: int,
     meter: CostMeter,
+    first_hop_slots: int = 0,
 ) -> tuple[list[Ranked], dict[str, float]]:
     """Rank candidates by late interaction over single components and link chains.
 
-    Returns the ranking and each candidate's single-component score.
+    `first_hop_slots` of the top k are kept for the strongest first-step finds (see
+    `keep_first_hop`). Returns the ranking and each candidate's single-component score.
     """
     ids = list(candidates)
     matrix = profiles(index, facets(question, subqueries), ids, meter)
@@ -170,16 +198,20 @@ def chain_ranking(
         if len(placed) >= k:
             break
     own = {node: float(single[position[node]]) for node in ids}
-    ranking: list[Ranked] = [
-        {
-            "component_id": node,
-            "doc_id": candidates[node]["doc_id"],
-            "type": candidates[node]["kind"],
-            "score": _shown(score),
-        }
-        for node, score in list(placed.items())[:k]
-    ]
-    return ranking, own
+    order = list(placed)
+    order += sorted((n for n in ids if n not in placed), key=lambda n: (-_shown(own[n]), n))
+    kept = keep_first_hop(order, own, candidates, k, first_hop_slots)
+    return [_ranked(node, placed.get(node, own[node]), candidates) for node in kept], own
+
+
+def _ranked(node: str, score: float, candidates: Mapping[str, Candidate]) -> Ranked:
+    candidate = candidates[node]
+    return {
+        "component_id": node,
+        "doc_id": candidate["doc_id"],
+        "type": candidate["kind"],
+        "score": _shown(score),
+    }
 
 
 def _shown(score: float) -> float:

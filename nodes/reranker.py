@@ -35,8 +35,9 @@ def reranker(state: FiFState, runtime: Runtime[Context]) -> RerankerUpdate:
     index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     subqueries = [s["text"] for s in state.get("subqueries", [])]
     offline, scores = chain_ranking(
-        index, state["question"], subqueries, candidates, context.top_k, meter
-    )
+        index, state["question"], subqueries, candidates, context.top_k, meter,
+        context.first_hop_slots,
+    )  # fmt: skip
     decided = decide(
         state,
         context,

@@ -73,6 +73,13 @@ class Context(BaseModel):
         2, ge=1, le=10, description="Distinct failed anchors that trigger a replan."
     )
     max_subqueries: int = Field(5, ge=1, le=10, description="Subqueries in the initial plan.")
+    first_hop_slots: int = Field(
+        0,
+        ge=0,
+        le=10,
+        description="Offline reranker: how many of the strongest first-step finds keep a "
+        "place in the top k however many link chains outrank them.",
+    )
     success_score: float = Field(
         0.45, ge=-1.0, le=1.0, description="Offline evaluator: best score counted as success."
     )
