@@ -81,6 +81,13 @@ def eval_command(
         out.print(f"[yellow]{len(summary.problems)} question line(s) skipped[/yellow] (see log)")
     if summary.errors:
         out.print(f"[yellow]{summary.errors} failed run(s)[/yellow]; re-run to retry them")
+    if summary.discarded:
+        why = ", ".join(f"{reason}: {n}" for reason, n in sorted(summary.discarded.items()))
+        out.print(
+            f"[yellow]{sum(summary.discarded.values())} earlier result(s) recomputed[/yellow]: "
+            f"computed under another key ({why})",
+            highlight=False,
+        )
     if langsmith:
         _langsmith(summary, index, chroma_url, backend, answer, workers)  # type: ignore[arg-type]
     out.print(f"wrote {_written(summary, files)}", highlight=False)

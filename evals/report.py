@@ -3,7 +3,9 @@
 Only the latest line per (qid, system) counts, systems come in the order given (else sorted)
 and groups sorted, so a report re-made after a resumed run is identical to one made after an
 uninterrupted run. A system is scored on the questions it has a line for; failed lines (an
-`error` field) score 0 and are counted in the `errors` column, never dropped silently.
+`error` field) score 0 and are counted in the `errors` column, never dropped silently. Only
+lines under a system's current run key count (`evals.freshness`); the provenance section says
+how many others were left out and why, and how many current ones come from a dirty tree.
 """
 
 from __future__ import annotations
@@ -11,14 +13,15 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from evals.datasets.questions import EvalExample, load_questions
+from evals.freshness import provenance_markdown, split_by_key
 from evals.metrics import breakdown, exact_match, pool, retrieval_scores, token_f1
-from evals.results_log import RESULTS_FILE, Key, is_complete, read_latest
-from evals.run_config import read_run_config
+from evals.results_log import RESULTS_FILE, Key, is_complete, parse_lines
+from evals.run_config import RUN_KEYS, read_run_config
 from evals.runner import QUESTIONS_FILE
 from tools.errors import ConfigError
 
@@ -78,6 +81,8 @@ class Report:
     """Every system's scores, in report order."""
 
     systems: tuple[SystemReport, ...]
+    provenance: tuple[str, ...] = ()
+    """Markdown lines: commit, index, each system's key and lines left out (see freshness)."""
 
     @property
     def has_answers(self) -> bool:
@@ -194,9 +199,12 @@ def load_report(
             raise ConfigError(f"{out_dir}: no run_config.json naming the dataset; pass questions")
         questions_path = Path(config["dataset"]) / QUESTIONS_FILE
     examples = load_questions(questions_path).examples
-    return build_report(
-        read_latest(out_dir / RESULTS_FILE), examples, systems or config.get("systems")
-    )
+    path = out_dir / RESULTS_FILE
+    records = parse_lines(path.read_bytes(), str(path))[0] if path.is_file() else []
+    freshness = split_by_key(records, config.get(RUN_KEYS, {}))
+    report = build_report(freshness.current, examples, systems or config.get("systems"))
+    names = [rep.system for rep in report.systems]
+    return replace(report, provenance=tuple(provenance_markdown(config, freshness, names)))
 
 
 def write_report(
