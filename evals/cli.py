@@ -77,6 +77,14 @@ def eval_command(
     )
     files = write_report(out_dir, dataset / "questions.jsonl", summary.systems)
     out.print(Markdown(files.markdown))
+    _print_notes(summary)
+    if langsmith:
+        _langsmith(summary, index, chroma_url, backend, answer, workers)  # type: ignore[arg-type]
+    out.print(f"wrote {_written(summary, files)}", highlight=False)
+
+
+def _print_notes(summary: RunSummary) -> None:
+    """Print what the run skipped, failed on, or recomputed because its key had changed."""
     if summary.problems:
         out.print(f"[yellow]{len(summary.problems)} question line(s) skipped[/yellow] (see log)")
     if summary.errors:
@@ -88,9 +96,6 @@ def eval_command(
             f"computed under another key ({why})",
             highlight=False,
         )
-    if langsmith:
-        _langsmith(summary, index, chroma_url, backend, answer, workers)  # type: ignore[arg-type]
-    out.print(f"wrote {_written(summary, files)}", highlight=False)
 
 
 def _written(summary: RunSummary, files: ReportFiles) -> str:
