@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
 
+from evals.regressions import DEFAULT_CANDIDATE
 from state.context import Backend
 
 if TYPE_CHECKING:
@@ -46,6 +47,9 @@ def eval_command(
     compare: Annotated[
         str | None, typer.Option(help="Comma-separated systems, e.g. dense,lilac,fif.")
     ] = None,
+    candidate: Annotated[
+        str, typer.Option(help="System whose regressions against the others are listed.")
+    ] = DEFAULT_CANDIDATE,
     workers: Annotated[int, typer.Option(min=1, help="Questions run concurrently.")] = 1,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N questions.")] = None,
     backend: Annotated[str, typer.Option(help="offline|openai|local reasoning.")] = "offline",
@@ -75,7 +79,7 @@ def eval_command(
         chroma_url=chroma_url,
         progress=progress,
     )
-    files = write_report(out_dir, dataset / "questions.jsonl", summary.systems)
+    files = write_report(out_dir, dataset / "questions.jsonl", summary.systems, candidate=candidate)
     out.print(Markdown(files.markdown))
     _print_notes(summary)
     if langsmith:
@@ -101,7 +105,7 @@ def _print_notes(summary: RunSummary) -> None:
 def _written(summary: RunSummary, files: ReportFiles) -> str:
     """List the files a run wrote: results, run config, summaries and plots."""
     paths = [summary.results_path, summary.run_config_path, files.summary_md, files.summary_csv]
-    return ", ".join(str(path) for path in [*paths, *files.plots])
+    return ", ".join(str(path) for path in [*paths, *files.regressions, *files.plots])
 
 
 def _langsmith(
