@@ -108,7 +108,7 @@ class CodeIdentity:
 @lru_cache(maxsize=1)
 def code_identity() -> CodeIdentity:
     """Return the identity of the running code (computed once per process)."""
-    commit = git("rev-parse", "HEAD")
+    commit = git("rev-parse", "HEAD") if _is_checkout_root(REPO) else None
     if commit:
         status = git("status", "--porcelain")
         if status:  # the changes themselves and the names of untracked files
@@ -116,6 +116,12 @@ def code_identity() -> CodeIdentity:
             return CodeIdentity(f"git:{commit}+dirty:{_sha(changes.encode())}", True, commit)
         return CodeIdentity(f"git:{commit}", False, commit)
     return CodeIdentity(f"pkg:{fif_version()}+src:{source_hash(REPO)}", False, None)
+
+
+def _is_checkout_root(root: Path) -> bool:
+    """Tell whether root is the top of a git checkout (not, say, a venv inside another one)."""
+    top = git("rev-parse", "--show-toplevel")
+    return top is not None and Path(top).resolve() == root.resolve()
 
 
 def fif_version() -> str:

@@ -149,3 +149,26 @@ def test_outside_git_the_code_is_the_version_and_a_source_hash(
         run_key.code_identity.cache_clear()
     assert first.commit is None and first.code.startswith(f"pkg:{run_key.fif_version()}+src:")
     assert second.code != first.code
+
+
+def test_an_install_inside_another_checkout_is_not_stamped_with_its_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A venv's site-packages inside a git checkout must not take that checkout's commit."""
+    answers = {("rev-parse", "--show-toplevel"): "/somewhere/else", ("rev-parse", "HEAD"): "abc"}
+    monkeypatch.setattr(run_key, "REPO", tmp_path)
+    monkeypatch.setattr(run_key, "git", lambda *args: answers.get(args))
+    run_key.code_identity.cache_clear()
+    try:
+        code = run_key.code_identity()
+    finally:
+        run_key.code_identity.cache_clear()
+    assert code.commit is None and code.code.startswith("pkg:")
+
+
+def test_this_checkout_is_identified_by_its_commit() -> None:
+    head = run_key.git("rev-parse", "HEAD")
+    if head is None:
+        pytest.skip("not running from a git checkout")
+    assert run_key.code_identity().commit == head
+    assert run_key.code_identity().code.startswith(f"git:{head}")
