@@ -2,13 +2,17 @@
 
 Usage:
   python benchmarks/eval_bench.py BUNDLE [BUNDLE ...] [--systems dense,lilac,fif]
-      [--index-root .fif/bench] [--out runs/bench] [--kill-resume]
+      [--index-root .fif/bench] [--out runs/bench] [--kill-resume] [--latency N]
 
 For each bundle: build (or bring up to date) its index with the default embedder, run
 `fif eval --compare SYSTEMS` (offline backends), and print the summary table (R@1/2/5/10,
 all-gold@5/10, MRR@10, latency p50/p95, time split). With --kill-resume it also runs the
 comparison in a subprocess, kills it with SIGKILL halfway, resumes it, and checks that
-the quality columns and rankings equal those of the uninterrupted run.
+the quality columns and rankings equal those of the uninterrupted run. With --latency N it
+times `fif ask` on the first N questions twice, each alike (offline, SQLite checkpoints):
+cold, a fresh `fif ask` process per question (start-up, model load and graph compile
+included), and warm, `ask_checkpointed` in this process after a warm-up question (the query
+embedding cache emptied before each, so each pays for its own embedding).
 """
 
 from __future__ import annotations
@@ -17,9 +21,12 @@ import argparse
 import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from corpus_builder.build import BuildOptions, build
@@ -42,6 +49,7 @@ def main() -> None:
     parser.add_argument("--index-root", type=Path, default=Path(".fif/bench"))
     parser.add_argument("--out", type=Path, default=Path("runs/bench"))
     parser.add_argument("--kill-resume", action="store_true")
+    parser.add_argument("--latency", type=int, default=0, help="time fif ask on N questions")
     args = parser.parse_args()
     systems = args.systems.split(",") + (ABLATIONS.split(",") if args.ablations else [])
     for bundle in args.bundles:
@@ -54,6 +62,8 @@ def main() -> None:
         print(json.dumps(against_dense(files.report), indent=1))
         if args.kill_resume:
             print(kill_and_resume(bundle, index_dir, systems, out_dir, args.out))
+        if args.latency:
+            print(json.dumps(ask_latency(bundle, index_dir, args.latency), indent=1))
 
 
 def kill_and_resume(
@@ -98,6 +108,49 @@ def kill_and_resume(
         },
         indent=1,
     )
+
+
+def ask_latency(bundle: Path, index_dir: Path, n: int) -> dict[str, dict[str, float]]:
+    """Time FiF on the first n questions: a fresh `fif ask` process each, then in-process."""
+    from graph_agent.replay import ask_checkpointed
+    from state.context import Context
+    from tools.corpus_index import open_index
+
+    lines = (bundle / "questions.jsonl").read_text(encoding="utf-8").splitlines()[:n]
+    questions = [json.loads(line)["question"] for line in lines]
+    cold = [_timed(partial(_fif_ask_process, q, index_dir)) for q in questions]
+    context = Context(index_dir=str(index_dir))
+    forget = open_index(str(index_dir)).forget_queries
+    ask_checkpointed(questions[0], context)  # warm-up: models, index, compiled graph
+
+    def warm_one(question: str) -> None:
+        forget()
+        ask_checkpointed(question, context)
+
+    warm = [_timed(partial(warm_one, q)) for q in questions]
+    return {"cold_process_ms": _percentiles(cold), "warm_in_process_ms": _percentiles(warm)}
+
+
+def _fif_ask_process(question: str, index_dir: Path) -> None:
+    """Run `fif ask` (offline) in a fresh process, as a user would."""
+    args = ["ask", question, "--index", str(index_dir), "--json"]
+    command = [sys.executable, "-c", "from graph_agent.cli import main; main()", *args]
+    subprocess.run(command, check=True, capture_output=True)
+
+
+def _timed(call: Callable[[], None]) -> float:
+    started = time.perf_counter()
+    call()
+    return (time.perf_counter() - started) * 1000.0
+
+
+def _percentiles(times: list[float]) -> dict[str, float]:
+    ordered = sorted(times)
+    return {
+        "n": len(ordered),
+        "p50": round(statistics.median(ordered), 1),
+        "p95": round(ordered[int(0.95 * (len(ordered) - 1))], 1),
+    }
 
 
 def against_dense(report: Report) -> dict[str, dict[str, float]]:

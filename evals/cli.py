@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
 
+from evals.regressions import DEFAULT_CANDIDATE
 from state.context import Backend
 
 if TYPE_CHECKING:
@@ -51,6 +52,9 @@ def eval_command(
     compare: Annotated[
         str | None, typer.Option(help="Comma-separated systems, e.g. dense,lilac,fif, or all.")
     ] = None,
+    candidate: Annotated[
+        str, typer.Option(help="System whose regressions against the others are listed.")
+    ] = DEFAULT_CANDIDATE,
     workers: Annotated[int, typer.Option(min=1, help="Questions run concurrently.")] = 1,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N questions.")] = None,
     backend: Annotated[str, typer.Option(help="offline|openai|local reasoning.")] = "offline",
@@ -80,21 +84,33 @@ def eval_command(
         chroma_url=chroma_url,
         progress=progress,
     )
-    files = write_report(out_dir, dataset / "questions.jsonl", summary.systems)
+    files = write_report(out_dir, dataset / "questions.jsonl", summary.systems, candidate=candidate)
     out.print(Markdown(files.markdown))
-    if summary.problems:
-        out.print(f"[yellow]{len(summary.problems)} question line(s) skipped[/yellow] (see log)")
-    if summary.errors:
-        out.print(f"[yellow]{summary.errors} failed run(s)[/yellow]; re-run to retry them")
+    _print_notes(summary)
     if langsmith:
         _langsmith(summary, index, chroma_url, backend, answer, workers)  # type: ignore[arg-type]
     out.print(f"wrote {_written(summary, files)}", highlight=False)
 
 
+def _print_notes(summary: RunSummary) -> None:
+    """Print what the run skipped, failed on, or recomputed because its key had changed."""
+    if summary.problems:
+        out.print(f"[yellow]{len(summary.problems)} question line(s) skipped[/yellow] (see log)")
+    if summary.errors:
+        out.print(f"[yellow]{summary.errors} failed run(s)[/yellow]; re-run to retry them")
+    if summary.discarded:
+        why = ", ".join(f"{reason}: {n}" for reason, n in sorted(summary.discarded.items()))
+        out.print(
+            f"[yellow]{sum(summary.discarded.values())} earlier result(s) recomputed[/yellow]: "
+            f"computed under another key ({why})",
+            highlight=False,
+        )
+
+
 def _written(summary: RunSummary, files: ReportFiles) -> str:
     """List the files a run wrote: results, run config, summaries and plots."""
     paths = [summary.results_path, summary.run_config_path, files.summary_md, files.summary_csv]
-    return ", ".join(str(path) for path in [*paths, *files.plots])
+    return ", ".join(str(path) for path in [*paths, *files.regressions, *files.plots])
 
 
 def _langsmith(

@@ -3,7 +3,9 @@
 Only the latest line per (qid, system) counts, systems come in the order given (else sorted)
 and groups sorted, so a report re-made after a resumed run is identical to one made after an
 uninterrupted run. A system is scored on the questions it has a line for; failed lines (an
-`error` field) score 0 and are counted in the `errors` column, never dropped silently.
+`error` field) score 0 and are counted in the `errors` column, never dropped silently. Only
+lines under a system's current run key count (`evals.freshness`); the provenance section says
+how many others were left out and why, and how many current ones come from a dirty tree.
 """
 
 from __future__ import annotations
@@ -11,15 +13,17 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from evals.datasets.questions import EvalExample, load_questions
+from evals.freshness import Freshness, provenance_markdown, split_by_key
 from evals.metrics import breakdown, exact_match, pool, retrieval_scores, token_f1
-from evals.results_log import RESULTS_FILE, Key, is_complete, read_latest
-from evals.run_config import read_run_config
-from evals.runner import QUESTIONS_FILE
+from evals.regressions import DEFAULT_CANDIDATE, default_pairs, find_regressions, write_regressions
+from evals.results_log import RESULTS_FILE, Key, is_complete, parse_lines
+from evals.run_config import RUN_KEYS, read_run_config
+from evals.runner import QUESTIONS_FILE, TRACES_FILE
 from tools.errors import ConfigError
 
 logger = logging.getLogger(__name__)
@@ -78,6 +82,8 @@ class Report:
     """Every system's scores, in report order."""
 
     systems: tuple[SystemReport, ...]
+    provenance: tuple[str, ...] = ()
+    """Markdown lines: commit, index, each system's key and lines left out (see freshness)."""
 
     @property
     def has_answers(self) -> bool:
@@ -99,6 +105,8 @@ class ReportFiles:
     plots: tuple[Path, ...]
     markdown: str
     report: Report
+    regressions: tuple[Path, ...] = ()
+    """OUT/regressions.json and .md, when the candidate ran beside another system."""
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -180,10 +188,17 @@ def build_report(
     return Report(tuple(reports))
 
 
-def load_report(
-    out_dir: Path, questions_path: Path | None = None, systems: Sequence[str] | None = None
-) -> Report:
-    """Read OUT/results.jsonl and the questions (from run_config.json unless given), and score.
+@dataclass(frozen=True)
+class RunData:
+    """An out dir read back: its run config, its questions and its current lines."""
+
+    config: dict[str, Any]
+    examples: tuple[EvalExample, ...]
+    freshness: Freshness
+
+
+def read_run(out_dir: Path, questions_path: Path | None = None) -> RunData:
+    """Read OUT/run_config.json, the questions (from it unless given) and OUT/results.jsonl.
 
     Raises:
         ConfigError: If the questions file cannot be located.
@@ -194,8 +209,29 @@ def load_report(
             raise ConfigError(f"{out_dir}: no run_config.json naming the dataset; pass questions")
         questions_path = Path(config["dataset"]) / QUESTIONS_FILE
     examples = load_questions(questions_path).examples
-    return build_report(
-        read_latest(out_dir / RESULTS_FILE), examples, systems or config.get("systems")
+    return RunData(config, examples, _current(out_dir / RESULTS_FILE, config))
+
+
+def _current(path: Path, config: Mapping[str, Any]) -> Freshness:
+    """Split a results (or traces) file into current lines and lines under another key."""
+    records = parse_lines(path.read_bytes(), str(path))[0] if path.is_file() else []
+    return split_by_key(records, config.get(RUN_KEYS, {}))
+
+
+def load_report(
+    out_dir: Path, questions_path: Path | None = None, systems: Sequence[str] | None = None
+) -> Report:
+    """Read an out dir (see `read_run`) and score its current lines."""
+    return _scored(read_run(out_dir, questions_path), systems)
+
+
+def _scored(data: RunData, systems: Sequence[str] | None) -> Report:
+    report = build_report(
+        data.freshness.current, data.examples, systems or data.config.get("systems")
+    )
+    names = [rep.system for rep in report.systems]
+    return replace(
+        report, provenance=tuple(provenance_markdown(data.config, data.freshness, names))
     )
 
 
@@ -205,12 +241,19 @@ def write_report(
     systems: Sequence[str] | None = None,
     *,
     plots: bool = True,
+    candidate: str = DEFAULT_CANDIDATE,
 ) -> ReportFiles:
-    """Write OUT/summary.md, OUT/summary.csv and (unless `plots` is False) the PNG plots."""
+    """Write OUT/summary.md, OUT/summary.csv, the regressions and (unless `plots`) the plots.
+
+    The regressions of `candidate` against every other system end summary.md and go to
+    OUT/regressions.json and .md (see `evals.regressions`).
+    """
     from evals.tables import to_markdown, write_csv
 
-    report = load_report(out_dir, questions_path, systems)
-    markdown = to_markdown(report)
+    data = read_run(out_dir, questions_path)
+    report = _scored(data, systems)
+    regression_files, section = _regressions(out_dir, data, report, candidate)
+    markdown = to_markdown(report) + (f"\n{section}" if section else "")
     md_path = out_dir / SUMMARY_MD
     md_path.write_text(markdown, encoding="utf-8")
     csv_path = write_csv(report, out_dir / SUMMARY_CSV)
@@ -220,4 +263,21 @@ def write_report(
 
         images = write_plots(report, out_dir)
     logger.info("report written to %s", out_dir)
-    return ReportFiles(md_path, csv_path, tuple(images), markdown, report)
+    return ReportFiles(md_path, csv_path, tuple(images), markdown, report, regression_files)
+
+
+def _regressions(
+    out_dir: Path, data: RunData, report: Report, candidate: str
+) -> tuple[tuple[Path, ...], str]:
+    """Write the candidate's regressions against every other system; return files and section."""
+    pairs = default_pairs([rep.system for rep in report.systems], candidate)
+    if not pairs:
+        return (), ""
+    traces = _current(out_dir / TRACES_FILE, data.config).current
+    found = [
+        regression
+        for pair in pairs
+        for regression in find_regressions(data.freshness.current, data.examples, pair, traces)
+    ]
+    json_path, md_path, markdown = write_regressions(out_dir, pairs, found)
+    return (json_path, md_path), markdown

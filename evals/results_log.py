@@ -5,7 +5,8 @@ exclusive `fcntl.flock` on the file, then flushed and fsynced. A killed writer c
 one torn last line (no trailing newline, or bad JSON); the next writer truncates it under the
 lock before appending. Every writer re-reads what other runners appended since its last look
 before it writes, so two runners on one out dir neither interleave bytes nor write a pair twice.
-Readers keep the latest line per (qid, system).
+Readers keep the latest line per (qid, system). A line stores the key it was computed under
+(`run_key`, see `evals.run_key`); a pair counts as done for a writer only under that writer's key.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ RESULTS_FILE = "results.jsonl"
 
 Key = tuple[str, str]
 """(qid, system) of a result line."""
+KEY_FIELD = "run_key"
+"""The field of a result line holding the key it was computed under (a dict, or absent)."""
 
 
 def parse_lines(data: bytes, where: str) -> tuple[list[dict[str, Any]], int]:
@@ -82,7 +85,7 @@ class ResultsLog:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._offset = 0
-        self._done: set[Key] = set()
+        self._done: dict[Key, Any] = {}
         self._thread_lock = threading.Lock()
         path.parent.mkdir(parents=True, exist_ok=True)
         path.touch(exist_ok=True)
@@ -105,29 +108,36 @@ class ResultsLog:
         size = os.fstat(fd).st_size
         if size < self._offset:
             logger.warning("%s shrank under us; re-reading it", self.path)
-            self._offset, self._done = 0, set()
+            self._offset, self._done = 0, {}
         data = _read_from(fd, self._offset, size)
         records, good = parse_lines(data, f"{self.path} (from byte {self._offset})")
         for record in records:
             key = (str(record["qid"]), str(record["system"]))
             if is_complete(record):
-                self._done.add(key)
+                self._done[key] = record.get(KEY_FIELD)
             else:
-                self._done.discard(key)
+                self._done.pop(key, None)
         if good < len(data):
             logger.warning("%s: truncating a torn tail of %d bytes", self.path, len(data) - good)
             os.ftruncate(fd, self._offset + good)
             os.fsync(fd)
         self._offset += good
 
-    def done(self) -> set[Key]:
-        """Return the (qid, system) pairs with a complete result, including other runners'."""
+    def done(self) -> dict[Key, Any]:
+        """Return each (qid, system) pair with a complete latest result → the key it ran under.
+
+        Other runners' lines count too; a pair whose latest line failed is absent.
+        """
         with self._locked() as fd:
             self._catch_up(fd)
-            return set(self._done)
+            return dict(self._done)
 
-    def append(self, record: dict[str, Any]) -> bool:
+    def append(self, record: dict[str, Any], *, replace: bool = False) -> bool:
         """Append one result line durably; return False if the pair was already done.
+
+        Already done means a complete latest line under the same `run_key` (another runner
+        finished it); a line under another key is superseded by this one. With `replace`,
+        the line is appended anyway and supersedes any earlier one.
 
         Raises:
             ValueError: If the record lacks a qid or a system.
@@ -138,14 +148,16 @@ class ResultsLog:
         line = (json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
         with self._locked() as fd:
             self._catch_up(fd)
-            if key in self._done:
+            if not replace and key in self._done and self._done[key] == record.get(KEY_FIELD):
                 logger.info("%s/%s was finished by another runner; result dropped", *key)
                 return False
             _write_at(fd, self._offset, line)
             os.fsync(fd)
             self._offset += len(line)
             if is_complete(record):
-                self._done.add(key)
+                self._done[key] = record.get(KEY_FIELD)
+            else:
+                self._done.pop(key, None)
         return True
 
 

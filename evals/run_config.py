@@ -1,41 +1,46 @@
 """OUT/run_config.json: what a run evaluated (dataset, index, embedder, backend) and its provenance.
 
 Several runners may add systems to one out dir; the file is merged under a lock, and a run
-of another dataset, index or backend is refused so results never mix.
+of another dataset or index folder is refused so results never mix. Other changes (code, a
+rebuilt index, backend, k, answer) change the systems' run keys, recorded here under
+`run_keys`: results under another key are run again, and the report tells which are current.
 """
 
 from __future__ import annotations
 
 import fcntl
 import json
-import logging
 import os
-import subprocess
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+from evals.run_key import RunKey, code_identity, fif_version
 from evals.systems import RunConfig
 from tools.errors import ConfigError
 
-logger = logging.getLogger(__name__)
-
 RUN_CONFIG_FILE = "run_config.json"
-_REPO = Path(__file__).resolve().parents[1]
-_IDENTITY = ("dataset", "index", "corpus_sha256", "text_embedder", "backend", "top_k", "answer")
-"""run_config fields that must match to add results to an existing out dir."""
+_IDENTITY = ("dataset", "index")
+"""run_config fields that must match to add results to an existing out dir (the rest of what
+decides a result is in the run keys)."""
+RUN_KEYS = "run_keys"
+"""run_config field: system → the key its current results are computed under."""
 
 
 def write_run_config(
-    out_dir: Path, names: Sequence[str], dataset_dir: Path, config: RunConfig, answer: bool
+    out_dir: Path,
+    names: Sequence[str],
+    dataset_dir: Path,
+    config: RunConfig,
+    answer: bool,
+    keys: Mapping[str, RunKey],
 ) -> Path:
-    """Write OUT/run_config.json: systems, dataset, index manifest, git commit, versions, date.
+    """Write OUT/run_config.json: systems, their run keys, dataset, index, commit, date.
 
     Raises:
-        ConfigError: If out_dir already holds results of another dataset, index or backend.
+        ConfigError: If out_dir already holds results of another dataset or index folder.
     """
     from tools.corpus_index import open_index
 
@@ -51,6 +56,7 @@ def write_run_config(
         "answer": answer,
         "chroma_url": config.chroma_url,
         "index_manifest": _manifest_summary(manifest),
+        RUN_KEYS: {name: key.as_dict() for name, key in keys.items()},
         **_provenance(),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
     }
@@ -68,6 +74,7 @@ def write_run_config(
                     "pass a new --out, or delete that folder to start over"
                 )
             payload["systems"] = list(dict.fromkeys([*previous.get("systems", []), *names]))
+            payload[RUN_KEYS] = {**previous.get(RUN_KEYS, {}), **payload[RUN_KEYS]}
         tmp = path.with_name(f".{RUN_CONFIG_FILE}.{uuid.uuid4().hex}.tmp")
         tmp.write_text(json.dumps(payload, indent=1, sort_keys=True), encoding="utf-8")
         os.replace(tmp, path)
@@ -100,22 +107,7 @@ def _manifest_summary(manifest: Any) -> dict[str, Any]:
 
 
 def _provenance() -> dict[str, Any]:
-    """Return the fif version and the git commit (and whether the tree had changes)."""
-    try:
-        fif_version = version("fif")
-    except PackageNotFoundError:
-        fif_version = "unknown"
-    commit = _git("rev-parse", "HEAD")
-    dirty = bool(_git("status", "--porcelain")) if commit else None
-    return {"fif_version": fif_version, "git_commit": commit, "git_dirty": dirty}
-
-
-def _git(*args: str) -> str | None:
-    try:
-        done = subprocess.run(
-            ["git", *args], cwd=_REPO, capture_output=True, text=True, timeout=10, check=True
-        )
-    except (OSError, subprocess.SubprocessError) as err:
-        logger.info("git %s unavailable: %s", " ".join(args), err)
-        return None
-    return done.stdout.strip()
+    """Return the fif version, the git commit and whether the tree had changes."""
+    code = code_identity()
+    dirty = code.dirty if code.commit else None
+    return {"fif_version": fif_version(), "git_commit": code.commit, "git_dirty": dirty}

@@ -4,24 +4,32 @@ The run is resumable: `OUT/results.jsonl` is append-only (see `evals.results_log
 already done are skipped, and a run killed at any point loses at most the pairs in flight.
 Several runners may share one out dir. Questions run on a thread pool: the systems share one
 `CorpusIndex` per index (its query cache is locked; Chroma and numpy release the GIL and
-tolerate concurrent reads), and each FiF run compiles its own graph with no checkpointer.
+tolerate concurrent reads), and the graph systems share one compiled graph per process.
+
+Each line records the key it was computed under (`evals.run_key`: code, index build, system
+settings). On resume only lines under the current key count as done; the others are run again
+and the summary counts them by what differed. Graph systems' step traces go to a sidecar,
+`OUT/traces.jsonl`, keyed the same way, so results.jsonl stays small.
 """
 
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
 from evals.datasets.questions import EvalExample, QuestionProblem, load_questions
-from evals.results_log import RESULTS_FILE, ResultsLog
+from evals.results_log import KEY_FIELD, RESULTS_FILE, Key, ResultsLog
 from evals.run_config import RUN_CONFIG_FILE, write_run_config
+from evals.run_key import RunKey, manifest_hash, run_key
 from evals.systems import RunConfig, System, make_system
+from evals.traces import compact_trace
 from state.context import Backend
 from tools.errors import (
     ConfigError,
@@ -35,6 +43,8 @@ from tools.errors import (
 logger = logging.getLogger(__name__)
 
 QUESTIONS_FILE = "questions.jsonl"
+TRACES_FILE = "traces.jsonl"
+"""Sidecar of results.jsonl: the step trace of each graph system's run, one line per pair."""
 _FATAL = (
     ConfigError,
     MissingDependencyError,
@@ -63,6 +73,8 @@ class RunSummary:
     """Pairs already done before this call started."""
     errors: int
     """Pairs whose system raised in this call; written with `error`, redone on resume."""
+    discarded: dict[str, int]
+    """Done pairs run again because their key differs, by what differed (e.g. 'code')."""
 
 
 def run(
@@ -100,16 +112,64 @@ def run(
     config = RunConfig(str(index_dir), chroma_url, backend)
     systems = {name: make_system(name, config) for name in names}
     examples, problems = _load(dataset_dir, config, limit)
-    write_run_config(out_dir, names, dataset_dir, config, answer)
+    keys = _keys(systems, config, answer)
+    write_run_config(out_dir, names, dataset_dir, config, answer, keys)
     log = ResultsLog(out_dir / RESULTS_FILE)
-    done = log.done()
-    pending = [(ex, name) for ex in examples for name in names if (ex.qid, name) not in done]
-    skipped = len(examples) * len(names) - len(pending)
+    pairs = [(ex, name) for ex in examples for name in names]
+    pending, discarded = _pending(pairs, log.done(), keys)
+    skipped = len(pairs) - len(pending)
     logger.info("%d pairs to run, %d already done in %s", len(pending), skipped, out_dir)
-    errors = _execute(pending, systems, log, answer, workers, progress, _forget_queries(config))
-    counts = (len(pending), skipped, errors)
+    job = _Job(
+        systems, keys, log, ResultsLog(out_dir / TRACES_FILE), answer, _forget_queries(config)
+    )
+    errors = _execute(pending, job, workers, progress)
+    counts = (len(pending), skipped, errors, dict(discarded))
     config_path = out_dir / RUN_CONFIG_FILE
     return RunSummary(out_dir, log.path, config_path, names, examples, problems, *counts)
+
+
+def _keys(systems: dict[str, System], config: RunConfig, answer: bool) -> dict[str, RunKey]:
+    """Return each system's run key: this code, the index's build, the system's settings."""
+    index_hash = manifest_hash(config.index_dir)
+    return {
+        name: run_key(name, settings(system, config, answer), index_hash)
+        for name, system in systems.items()
+    }
+
+
+def settings(system: System, config: RunConfig, answer: bool) -> dict[str, Any]:
+    """Return what decides a system's results: the run config, answer, and its Context if any.
+
+    A system with a pydantic `context` (the graph systems, dense) contributes every field of
+    it, so a changed model, budget or ablation switch changes the key.
+    """
+    values: dict[str, Any] = {**asdict(config), "answer": answer}
+    context = getattr(system, "context", None)
+    if context is not None and hasattr(context, "model_dump"):
+        values.update(context.model_dump(mode="json"))
+    return values
+
+
+def _pending(
+    pairs: list[tuple[EvalExample, str]], done: dict[Key, Any], keys: dict[str, RunKey]
+) -> tuple[list[tuple[EvalExample, str]], Counter[str]]:
+    """Return the pairs with no complete line under the current key, and why done ones redo."""
+    pending: list[tuple[EvalExample, str]] = []
+    discarded: Counter[str] = Counter()
+    for example, name in pairs:
+        pair = (example.qid, name)
+        if pair in done and done[pair] == keys[name].as_dict():
+            continue
+        pending.append((example, name))
+        if pair in done:
+            discarded["+".join(keys[name].differences(done[pair]))] += 1
+    if discarded:
+        logger.warning(
+            "%d done pair(s) computed under another key are run again (by what differed: %s)",
+            sum(discarded.values()),
+            dict(discarded),
+        )
+    return pending, discarded
 
 
 def _checked(system_names: Sequence[str], workers: int, limit: int | None) -> tuple[str, ...]:
@@ -156,27 +216,28 @@ def _forget_queries(config: RunConfig) -> Callable[[], None]:
     return open_index(config.index_dir, config.chroma_url).forget_queries
 
 
-def _execute(
-    pending: list[tuple[EvalExample, str]],
-    systems: dict[str, System],
-    log: ResultsLog,
-    answer: bool,
-    workers: int,
-    progress: bool,
-    fresh: Callable[[], None],
-) -> int:
-    """Run the pending pairs on a thread pool, appending each result as it finishes.
+@dataclass(frozen=True)
+class _Job:
+    """What every pair of one run shares: systems, their keys, the output files, options."""
 
-    `fresh` runs before each pair (it empties the query-embedding cache), so every pair's
-    latency includes its own embeddings.
-    """
+    systems: dict[str, System]
+    keys: dict[str, RunKey]
+    log: ResultsLog
+    traces: ResultsLog
+    answer: bool
+    fresh: Callable[[], None]
+    """Empties the query-embedding cache before each pair, so each pays for its own."""
+
+
+def _execute(
+    pending: list[tuple[EvalExample, str]], job: _Job, workers: int, progress: bool
+) -> int:
+    """Run the pending pairs on a thread pool, appending each result as it finishes."""
     errors = 0
     bar = tqdm(total=len(pending), disable=not progress, unit="q", desc="eval", leave=False)
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="eval")
     try:
-        futures = [
-            pool.submit(_one, ex, name, systems[name], log, answer, fresh) for ex, name in pending
-        ]
+        futures = [pool.submit(_one, job, ex, name) for ex, name in pending]
         for future in as_completed(futures):
             errors += 0 if future.result() else 1
             bar.update(1)
@@ -189,19 +250,13 @@ def _execute(
     return errors
 
 
-def _one(
-    example: EvalExample,
-    name: str,
-    system: System,
-    log: ResultsLog,
-    answer: bool,
-    fresh: Callable[[], None],
-) -> bool:
-    """Run one pair and append its line; return False if the system raised."""
-    record: dict[str, Any] = {"qid": example.qid, "system": name}
-    fresh()
+def _one(job: _Job, example: EvalExample, name: str) -> bool:
+    """Run one pair and append its line (trace first); return False if the system raised."""
+    key = job.keys[name].as_dict()
+    record: dict[str, Any] = {"qid": example.qid, "system": name, KEY_FIELD: key}
+    job.fresh()
     try:
-        output = system.retrieve(example, answer)
+        output = job.systems[name].retrieve(example, job.answer)
     except _FATAL:
         raise
     except Exception as err:  # one failing question must not end the run; it is recorded
@@ -214,12 +269,15 @@ def _one(
             exc_info=logger.isEnabledFor(logging.DEBUG),
         )
         record.update(ranking=[], latency_ms=0.0, cost={}, error=f"{type(err).__name__}: {err}")
-        log.append(record)
+        job.log.append(record)
         return False
+    if output.trace:  # before the result: a kill in between redoes the pair, trace and all
+        trace = {"qid": example.qid, "system": name, KEY_FIELD: key}
+        job.traces.append({**trace, "trace": compact_trace(output.trace)}, replace=True)
     record.update(
         ranking=list(output.ranking), latency_ms=round(output.latency_ms, 3), cost=output.cost
     )
-    if answer:
+    if job.answer:
         record["answer"] = output.answer
-    log.append(record)
+    job.log.append(record)
     return True

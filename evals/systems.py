@@ -71,6 +71,8 @@ class SystemOutput:
     cost: dict[str, float] = field(default_factory=dict)
     latency_ms: float = 0.0
     """Wall time of the whole call, measured by the system."""
+    trace: list[dict[str, Any]] = field(default_factory=list)
+    """The run's step records (graph systems), kept in the eval's traces sidecar."""
 
 
 class System(Protocol):
@@ -159,7 +161,7 @@ class GraphSystem:
         latency = (time.perf_counter() - started) * 1000.0
         ranking = [entry["component_id"] for entry in result.ranking]
         answer = result.answer if want_answer else None
-        return SystemOutput(ranking, answer, full_cost(result.cost), latency)
+        return SystemOutput(ranking, answer, full_cost(result.cost), latency, result.history)
 
 
 def _single_shot(mode: SearchMode, config: RunConfig) -> System:

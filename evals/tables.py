@@ -79,6 +79,8 @@ def to_markdown(report: Report) -> str:
     lines += efficiency_table(report)
     for dimension in sorted({d for rep in report.systems for d in rep.breakdowns}):
         lines += ["", f"## By {dimension}", "", *breakdown_table(report, dimension)]
+    if report.provenance:
+        lines += ["", "## Provenance", "", *report.provenance]
     return "\n".join(lines) + "\n"
 
 

@@ -37,10 +37,14 @@ def ask(
     thread_id: str | None = None,
     checkpointer: Any = None,
 ) -> RunResult:
-    """Run the FiF graph on one question and return its ranking, answer, trace and cost."""
-    from graph_agent.graph import compile_graph
+    """Run the FiF graph on one question and return its ranking, answer, trace and cost.
 
-    graph = compile_graph(checkpointer)
+    The graph is compiled once per process (`graph_agent.graph.fif_graph`); a checkpointer is
+    bound to it per call, without compiling again.
+    """
+    from graph_agent.graph import fif_graph
+
+    graph = fif_graph(checkpointer)
     thread_id = thread_id or uuid.uuid4().hex
     config = {"configurable": {"thread_id": thread_id}}
     started = time.perf_counter()

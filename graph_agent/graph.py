@@ -6,6 +6,7 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
+from graph_agent.binding import with_checkpointer
 from graph_agent.routing import after_evaluator, after_orchestrator, after_planner, after_reranker
 from graph_agent.timing import timed_node
 from nodes.answerer import answerer
@@ -42,3 +43,12 @@ def compile_graph(checkpointer: Any = None) -> Any:
 
 graph = compile_graph()
 """The graph `langgraph.json` serves; the server supplies its own checkpointer."""
+
+
+def fif_graph(checkpointer: Any = None) -> Any:
+    """Return this process's compiled FiF graph, saving to `checkpointer` if one is given.
+
+    Callers that run the graph (ask, replay, the eval runner) use this, so a process compiles
+    the graph once however many questions it asks.
+    """
+    return with_checkpointer(graph, checkpointer)

@@ -14,6 +14,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import RetryPolicy
 
 from graph_agent.api import RunResult
+from graph_agent.binding import with_checkpointer
 from nodes.lilac.decomposer import decomposer
 from nodes.lilac.traverser import traverser
 from state.lilac_state import LilacContext, LilacInputState, LilacOutputState, LilacState
@@ -54,7 +55,7 @@ def ask_lilac(
     checkpointer: Any = None,
 ) -> RunResult:
     """Run LILaC on one question and return its top-k components, trace and cost."""
-    compiled = graph if checkpointer is None else compile_lilac_graph(checkpointer)
+    compiled = with_checkpointer(graph, checkpointer)  # compiled once per process
     thread_id = thread_id or uuid.uuid4().hex
     config = {"configurable": {"thread_id": thread_id}}
     started = time.perf_counter()

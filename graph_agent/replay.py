@@ -18,7 +18,7 @@ from typing import Any
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from graph_agent.api import RunResult, result_from_state
-from graph_agent.graph import compile_graph
+from graph_agent.graph import fif_graph
 from state.context import Context
 from tools.errors import ConfigError
 from tools.manifest import CHECKPOINT_FILE
@@ -52,7 +52,7 @@ def ask_checkpointed(question: str, context: Context, thread_id: str | None = No
     """Run FiF with SQLite checkpoints next to the index; the thread id is in the result."""
     thread_id = thread_id or uuid.uuid4().hex[:12]
     with sqlite_checkpointer(context.index_dir) as saver:
-        graph = compile_graph(saver)
+        graph = fif_graph(saver)
         started = time.perf_counter()
         final = graph.invoke(
             {"question": question}, run_config(thread_id, context), context=context
@@ -75,7 +75,7 @@ class CheckpointInfo:
 def list_checkpoints(index_dir: str | Path, thread_id: str) -> list[CheckpointInfo]:
     """Return a thread's checkpoints, oldest first."""
     with sqlite_checkpointer(index_dir) as saver:
-        graph = compile_graph(saver)
+        graph = fif_graph(saver)
         history = list(graph.get_state_history({"configurable": {"thread_id": thread_id}}))
     if not history:
         raise ConfigError(
@@ -112,7 +112,7 @@ def _info(snapshot: Any) -> CheckpointInfo:
 def stored_context(index_dir: str | Path, thread_id: str) -> Context:
     """Return the Context a thread was started with."""
     with sqlite_checkpointer(index_dir) as saver:
-        snapshot = compile_graph(saver).get_state({"configurable": {"thread_id": thread_id}})
+        snapshot = fif_graph(saver).get_state({"configurable": {"thread_id": thread_id}})
     stored = (snapshot.metadata or {}).get(CONTEXT_KEY)
     if not stored:
         return Context(index_dir=str(index_dir))
@@ -130,7 +130,7 @@ def resume(
     if overrides:
         context = Context.model_validate({**context.model_dump(), **overrides})
     with sqlite_checkpointer(index_dir) as saver:
-        graph = compile_graph(saver)
+        graph = fif_graph(saver)
         config = run_config(thread_id, context, checkpoint_id)
         if checkpoint_id is None and not graph.get_state(config).next:
             snapshot = graph.get_state(config)

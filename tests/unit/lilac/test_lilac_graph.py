@@ -51,6 +51,19 @@ def test_a_checkpointed_run_can_be_replayed_from_its_history(offline_context):
     json.dumps(final)  # the state is plain JSON
 
 
+def test_checkpointed_runs_reuse_the_compiled_graph(offline_context, monkeypatch):
+    from langgraph.graph import StateGraph
+
+    def refuse(self, *args, **kwargs):
+        raise AssertionError("the LILaC graph was compiled again")
+
+    monkeypatch.setattr(StateGraph, "compile", refuse)
+    saver = InMemorySaver()
+    for thread in ("one", "two"):
+        ask_lilac(QUESTION, offline_context, thread_id=thread, checkpointer=saver)
+    assert {c.config["configurable"]["thread_id"] for c in saver.list(None)} == {"one", "two"}
+
+
 def test_an_llm_run_uses_the_models_subqueries(lilac_index_dir):
     plan = {
         "subqueries": [
