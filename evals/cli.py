@@ -42,6 +42,14 @@ def system_names(system: list[str] | None, compare: str | None) -> list[str]:
     return names
 
 
+CandidateOpt = Annotated[
+    str, typer.Option(help="System whose regressions against the others are listed.")
+]
+SingleDocOpt = Annotated[
+    bool, typer.Option("--single-doc", help="Search only each question's own documents.")
+]
+
+
 def eval_command(
     dataset: Annotated[Path, typer.Option(help="Bundle folder holding questions.jsonl.")],
     index: Annotated[Path, typer.Option("--index", "-i", help="Index built from that bundle.")],
@@ -52,9 +60,7 @@ def eval_command(
     compare: Annotated[
         str | None, typer.Option(help="Comma-separated systems, e.g. dense,lilac,fif, or all.")
     ] = None,
-    candidate: Annotated[
-        str, typer.Option(help="System whose regressions against the others are listed.")
-    ] = DEFAULT_CANDIDATE,
+    candidate: CandidateOpt = DEFAULT_CANDIDATE,
     workers: Annotated[int, typer.Option(min=1, help="Questions run concurrently.")] = 1,
     limit: Annotated[int | None, typer.Option(min=1, help="Only the first N questions.")] = None,
     backend: Annotated[str, typer.Option(help="offline|openai|local reasoning.")] = "offline",
@@ -64,6 +70,7 @@ def eval_command(
     ] = False,
     chroma_url: Annotated[str | None, typer.Option(help="Chroma server URL.")] = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
+    single_doc: SingleDocOpt = False,
 ) -> None:
     """Evaluate systems on one index; resumes an interrupted run in the same --out."""
     from evals.report import write_report
@@ -83,6 +90,7 @@ def eval_command(
         answer=answer,
         chroma_url=chroma_url,
         progress=progress,
+        single_doc=single_doc,
     )
     files = write_report(out_dir, dataset / "questions.jsonl", summary.systems, candidate=candidate)
     out.print(Markdown(files.markdown))

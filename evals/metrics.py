@@ -94,6 +94,25 @@ def retrieval_scores(ranking: Sequence[str], gold: AbstractSet[str]) -> dict[str
     return scores
 
 
+PAGE_KEYS: tuple[str, ...] = ("PageR@1", "PageR@5", "PageR@10", "AllPages@10", "PageMRR@10")
+"""Page metrics (FinanceBench): the same definitions over "DOC#PAGE" rankings."""
+
+
+def page_scores(pages: Sequence[str], gold_pages: AbstractSet[str]) -> dict[str, float]:
+    """Return page R@1/5/10, all-pages@10 and page MRR@10 for one example.
+
+    Raises:
+        ValueError: If gold_pages is empty.
+    """
+    return {
+        "PageR@1": recall_at_k(pages, gold_pages, 1),
+        "PageR@5": recall_at_k(pages, gold_pages, 5),
+        "PageR@10": recall_at_k(pages, gold_pages, 10),
+        "AllPages@10": all_gold_recall_at_k(pages, gold_pages, 10),
+        "PageMRR@10": mrr_at_k(pages, gold_pages, MRR_K),
+    }
+
+
 def _is_punctuation(ch: str) -> bool:
     return ch in _ASCII_PUNCTUATION or unicodedata.category(ch).startswith("P")
 

@@ -19,7 +19,14 @@ from typing import Any
 
 from evals.datasets.questions import EvalExample, load_questions
 from evals.freshness import Freshness, provenance_markdown, split_by_key
-from evals.metrics import breakdown, exact_match, pool, retrieval_scores, token_f1
+from evals.metrics import (
+    breakdown,
+    exact_match,
+    page_scores,
+    pool,
+    retrieval_scores,
+    token_f1,
+)
 from evals.regressions import DEFAULT_CANDIDATE, default_pairs, find_regressions, write_regressions
 from evals.results_log import RESULTS_FILE, Key, is_complete, parse_lines
 from evals.run_config import RUN_KEYS, read_run_config
@@ -91,6 +98,11 @@ class Report:
         return any("EM" in s.quality for s in self.systems)
 
     @property
+    def has_pages(self) -> bool:
+        """Tell whether the questions had gold pages (page metric columns are shown)."""
+        return any("PageR@1" in s.quality for s in self.systems)
+
+    @property
     def spent_money(self) -> bool:
         """Tell whether any system spent dollars (cost plots are drawn)."""
         return any(s.efficiency.get("usd", 0.0) > 0 for s in self.systems)
@@ -138,6 +150,11 @@ def score_system(
     scored = [(ex, lines[ex.qid]) for ex in examples if ex.qid in lines]
     per_example = [retrieval_scores(line.get("ranking") or [], ex.gold) for ex, line in scored]
     quality = pool(per_example)
+    if scored and all(ex.gold_pages for ex, _ in scored):
+        pages = [
+            page_scores(line.get("pages") or [], frozenset(ex.gold_pages)) for ex, line in scored
+        ]
+        quality.update({key: value for key, value in pool(pages).items() if key != "n"})
     if any(line.get("answer") is not None for _, line in scored):
         qa = [
             {

@@ -89,6 +89,7 @@ def run(
     answer: bool = False,
     chroma_url: str | None = None,
     progress: bool = True,
+    single_doc: bool = False,
 ) -> RunSummary:
     """Evaluate systems on a bundle's questions and append their results to `OUT/results.jsonl`.
 
@@ -103,13 +104,14 @@ def run(
         answer: Ask systems for an answer too (EM/F1).
         chroma_url: Chroma server of the index, if not embedded.
         progress: Show a progress bar on stderr.
+        single_doc: Restrict every search to the question's own documents (question_docs).
 
     Raises:
         ConfigError: On an unknown system, bad workers/limit, or an out_dir of another run.
         DatasetFormatError: If no question can be evaluated.
     """
     names = _checked(system_names, workers, limit)
-    config = RunConfig(str(index_dir), chroma_url, backend)
+    config = RunConfig(str(index_dir), chroma_url, backend, single_doc=single_doc)
     systems = {name: make_system(name, config) for name in names}
     examples, problems = _load(dataset_dir, config, limit)
     keys = _keys(systems, config, answer)
@@ -119,9 +121,8 @@ def run(
     pending, discarded = _pending(pairs, log.done(), keys)
     skipped = len(pairs) - len(pending)
     logger.info("%d pairs to run, %d already done in %s", len(pending), skipped, out_dir)
-    job = _Job(
-        systems, keys, log, ResultsLog(out_dir / TRACES_FILE), answer, _forget_queries(config)
-    )
+    traces = ResultsLog(out_dir / TRACES_FILE)
+    job = _Job(systems, keys, log, traces, answer, _forget_queries(config), _page_ranking(config))
     errors = _execute(pending, job, workers, progress)
     counts = (len(pending), skipped, errors, dict(discarded))
     config_path = out_dir / RUN_CONFIG_FILE
@@ -209,6 +210,13 @@ def _load(
     return examples, loaded.problems
 
 
+def _page_ranking(config: RunConfig) -> Callable[[Sequence[str]], list[str]]:
+    """Return what maps a component ranking to the pages it covers (LayeredGraph.page_ranking)."""
+    from tools.corpus_index import open_index
+
+    return open_index(config.index_dir, config.chroma_url).graph.page_ranking
+
+
 def _forget_queries(config: RunConfig) -> Callable[[], None]:
     """Return what empties the shared index's query cache: no system reuses another's work."""
     from tools.corpus_index import open_index
@@ -227,6 +235,8 @@ class _Job:
     answer: bool
     fresh: Callable[[], None]
     """Empties the query-embedding cache before each pair, so each pays for its own."""
+    pages: Callable[[Sequence[str]], list[str]]
+    """Turns a component ranking into its page ranking ("DOC#PAGE", first occurrence kept)."""
 
 
 def _execute(
@@ -275,7 +285,10 @@ def _one(job: _Job, example: EvalExample, name: str) -> bool:
         trace = {"qid": example.qid, "system": name, KEY_FIELD: key}
         job.traces.append({**trace, "trace": compact_trace(output.trace)}, replace=True)
     record.update(
-        ranking=list(output.ranking), latency_ms=round(output.latency_ms, 3), cost=output.cost
+        ranking=list(output.ranking),
+        pages=job.pages(output.ranking),
+        latency_ms=round(output.latency_ms, 3),
+        cost=output.cost,
     )
     if job.answer:
         record["answer"] = output.answer

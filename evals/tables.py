@@ -6,6 +6,7 @@ import csv
 from collections.abc import Sequence
 from pathlib import Path
 
+from evals.metrics import PAGE_KEYS
 from evals.report import EFFICIENCY_KEYS, QA_KEYS, RETRIEVAL_KEYS, Report
 
 _COUNT_KEYS = {"n", "n_qa", "errors"}
@@ -15,6 +16,7 @@ CSV_COLUMNS = (
     "group",
     "system",
     *RETRIEVAL_KEYS,
+    *PAGE_KEYS,
     "n",
     *QA_KEYS,
     "n_qa",
@@ -29,7 +31,7 @@ def fmt(key: str, value: float | None) -> str:
         return "–"
     if key in _COUNT_KEYS:
         return str(int(value))
-    if key in RETRIEVAL_KEYS or key in QA_KEYS:
+    if key in RETRIEVAL_KEYS or key in QA_KEYS or key in PAGE_KEYS:
         return f"{value:.3f}"
     return f"{value:.{_DECIMALS.get(key, 1)}f}"
 
@@ -42,7 +44,8 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 def quality_table(report: Report) -> list[str]:
     """Return the Markdown lines of the retrieval (and QA) table, one row per system."""
-    keys = [*RETRIEVAL_KEYS, "n"] + ([*QA_KEYS, "n_qa"] if report.has_answers else []) + ["errors"]
+    keys = [*RETRIEVAL_KEYS, *(PAGE_KEYS if report.has_pages else ()), "n"]
+    keys += ([*QA_KEYS, "n_qa"] if report.has_answers else []) + ["errors"]
     rows = []
     for rep in report.systems:
         values = {**rep.quality, "errors": float(rep.errors)}

@@ -161,6 +161,17 @@ class LayeredGraph:
             return []
         return [page_key(view.doc_id, page) for page in range(span[0], span[1] + 1)]
 
+    def page_ranking(self, ranking: Iterable[str]) -> list[str]:
+        """Return the pages of a component ranking: each node's pages in rank order, once each.
+
+        Nodes without pages (HTML and bundle documents) contribute nothing.
+        """
+        pages: dict[str, None] = {}
+        for node_id in ranking:
+            if node_id in self.g:
+                pages.update(dict.fromkeys(self.page_keys(node_id)))
+        return list(pages)
+
     # -- access ---------------------------------------------------------------------------
     def node(self, node_id: str) -> NodeView:
         """Return a view of a node; KeyError if it does not exist."""
