@@ -47,6 +47,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "fif-dense-global": {"global_search": "dense"},
     "fif-sparse-global": {"global_search": "sparse"},
     "fif-hybrid-global": {"global_search": "hybrid"},
+    "fif-keep-first-hop": {"first_hop_slots": 2},
 }
 """System name of each FiF variant → the Context settings it changes (not a part switched off)."""
 
@@ -59,6 +60,8 @@ class RunConfig:
     chroma_url: str | None = None
     backend: Backend = "offline"
     top_k: int = 10
+    single_doc: bool = False
+    """FinanceBench's single-document setting: every search stays in the question's filings."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,22 @@ def full_cost(cost: Mapping[str, float]) -> dict[str, float]:
     return merged
 
 
+def example_scope(example: EvalExample, config: RunConfig) -> tuple[str, ...] | None:
+    """Return the documents a system may search for an example (None: the whole index).
+
+    Raises:
+        ConfigError: In the single-document setting, if the example names no documents.
+    """
+    if not config.single_doc:
+        return None
+    if not example.question_docs:
+        raise ConfigError(
+            f"question {example.qid} has no question_docs, which --single-doc needs; "
+            "bundles from `fif convert financebench` have them"
+        )
+    return example.question_docs
+
+
 def make_context(config: RunConfig, **switches: Any) -> Context:
     """Return the FiF Context of a run config, with extra fields (ablations, answer) set."""
     return Context(
@@ -134,13 +153,14 @@ class DenseSystem:
         started = time.perf_counter()
         meter = CostMeter()
         question = question_text(example)
+        index = self.index.scoped(example_scope(example, self.config))
         found = dense_search(
-            self.index, question, "subcomponent", self.config.top_k, meter, mode=self.mode
+            index, question, "subcomponent", self.config.top_k, meter, mode=self.mode
         )
         ranking = [node.node_id for node in found]
         answer = None
         if want_answer:
-            answer = answer_from_components(self.index, question, ranking, self.context, meter)
+            answer = answer_from_components(index, question, ranking, self.context, meter)
         latency = (time.perf_counter() - started) * 1000.0
         return SystemOutput(ranking, answer, full_cost(meter.as_dict()), latency)
 
@@ -148,14 +168,18 @@ class DenseSystem:
 class GraphSystem:
     """A LangGraph system (FiF, an ablation, LILaC, IRCoT) called through its `ask` function."""
 
-    def __init__(self, name: str, ask: Callable[..., Any], context: Context) -> None:
+    def __init__(
+        self, name: str, ask: Callable[..., Any], context: Context, config: RunConfig
+    ) -> None:
         self.name = name
         self.ask = ask
         self.context = context
+        self.config = config
 
     def retrieve(self, example: EvalExample, want_answer: bool) -> SystemOutput:
         """Run the graph once on a fresh thread (no checkpointer) and keep its ranking."""
-        context = self.context.model_copy(update={"answer": want_answer})
+        scope = example_scope(example, self.config)
+        context = self.context.model_copy(update={"answer": want_answer, "doc_scope": scope})
         started = time.perf_counter()
         result = self.ask(question_text(example), context)
         latency = (time.perf_counter() - started) * 1000.0
@@ -173,7 +197,7 @@ def _fif(name: str, config: RunConfig) -> System:
 
     switch = ABLATIONS.get(name)
     context = make_context(config, **({switch: True} if switch else VARIANTS.get(name, {})))
-    return GraphSystem(name, ask, context)
+    return GraphSystem(name, ask, context, config)
 
 
 def _lilac(config: RunConfig) -> System:
@@ -181,7 +205,7 @@ def _lilac(config: RunConfig) -> System:
     from state.lilac_state import LilacContext
 
     context = LilacContext(**make_context(config).model_dump())
-    return GraphSystem("lilac", ask_lilac, context)
+    return GraphSystem("lilac", ask_lilac, context, config)
 
 
 def _ircot(name: str, config: RunConfig, **settings: Any) -> System:
@@ -189,7 +213,7 @@ def _ircot(name: str, config: RunConfig, **settings: Any) -> System:
     from state.ircot_state import IrcotContext
 
     context = IrcotContext(**make_context(config).model_dump(), **settings)
-    return GraphSystem(name, ask_ircot, context)
+    return GraphSystem(name, ask_ircot, context, config)
 
 
 SYSTEMS: dict[str, SystemFactory] = {
