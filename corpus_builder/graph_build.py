@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
-from state.corpus import Document, IngestReport, Subcomponent
+from state.corpus import Document, IngestReport, Subcomponent, Table
 from tools.layered_graph import LayeredGraph
 from tools.mentions import mention_links, title_index
 
 logger = logging.getLogger(__name__)
+
+
+MENTION_KINDS = ("sentence", "row")
+"""Subcomponents whose text is searched for other pages' titles when a corpus has no links."""
 
 
 def build_layered_graph(
@@ -48,13 +53,26 @@ def _add_mention_links(
     subcomponents: Mapping[str, Sequence[Subcomponent]],
 ) -> None:
     index = title_index((d.doc_id, d.title) for d in documents)
-    sentences = [sub for subs in subcomponents.values() for sub in subs if sub.kind == "sentence"]
+    # Sentences and table rows: a cell naming a page is the bridge of a table-to-text hop.
+    tables = {c.component_id: c.table for d in documents for c in d.components if c.table}
+    texts = [
+        _cells_only(sub, tables) for subs in subcomponents.values() for sub in subs
+        if sub.kind in MENTION_KINDS
+    ]  # fmt: skip
     added = 0
-    for sentence_id, doc in mention_links(sentences, index):
-        component = graph.node(sentence_id).attrs["component_id"]
-        added += graph.add_link(sentence_id, doc, origin="mention")
+    for node_id, doc in mention_links(texts, index):
+        component = graph.node(node_id).attrs["component_id"]
+        added += graph.add_link(node_id, doc, origin="mention")
         graph.add_link(component, doc, origin="mention")
     logger.info("added %d mention links from %d titles", added, len(index))
+
+
+def _cells_only(sub: Subcomponent, tables: Mapping[str, Table | None]) -> Subcomponent:
+    """Return a row with its cells' text alone: column names must not match page titles."""
+    table = tables.get(sub.component_id)
+    if sub.kind != "row" or table is None or sub.order >= len(table.rows):
+        return sub
+    return replace(sub, text=" | ".join(cell for cell in table.rows[sub.order] if cell))
 
 
 def has_hyperlinks(documents: Sequence[Document]) -> bool:

@@ -158,6 +158,28 @@ def test_mention_links_join_sentences_to_named_documents(write_bundle, records) 
     assert graph.counts()["edges_links_to"] == 2 and report.unresolved_links == 0
 
 
+def test_mention_links_join_table_rows_by_their_cells(write_bundle, records) -> None:
+    folder = write_bundle(
+        [
+            records.document(
+                "draft",
+                records.table("draft::t0", ["Player", "Club"], [["Matthew Kreuzer", "Carlton"]]),
+                title="2007 AFL draft",
+            ),
+            records.document(
+                "kreuzer",
+                records.paragraph("kreuzer::p0", "A footballer."),
+                title="Matthew Kreuzer",
+            ),
+            records.document("club", records.paragraph("club::p0", "A word."), title="Club"),
+        ]
+    )
+    graph, _ = graph_of(folder, mentions=True)
+    assert graph.g.edges["draft::t0::r0", "kreuzer"]["origin"] == "mention"
+    assert graph.g.edges["draft::t0", "kreuzer"]["origin"] == "mention"
+    assert not graph.g.has_edge("draft::t0::r0", "club")  # a column name is not a mention
+
+
 def test_has_hyperlinks(write_bundle, records) -> None:
     _, documents = read_corpus(MINI, IngestReport())
     assert has_hyperlinks(documents)
