@@ -1,0 +1,143 @@
+"""The retrieval module (seed 003, §3.4): split, search per modality within a radius, examine.
+
+`retrieve` turns one Retrieval node's instruction into the node's content: it splits the
+instruction into text and image parts (LLM or `modality.offline_split`), searches the text
+KB, the documents of each named identifier and the image KB, keeps each pool's candidates
+within its radius, and examines them (LLM or `examination.examine_offline`). No kept
+candidate makes a "no result" node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from nodes.mmapg.examination import apply_verdicts, evidence_snippet, examine_offline
+from nodes.mmapg.llm_steps import examine_with_llm, split_with_llm
+from nodes.mmapg.modality import InstructionSplit, offline_split
+from nodes.mmapg.radius import RadiusSettings, image_pool, merge_pools, text_pool, within_radius
+from nodes.plan_heuristics import named_documents
+from nodes.reasoning import Decided, decide_within
+from state.mmapg_state import Evidence, MMAPGContext, PlanNode
+from tools.corpus_index import CorpusIndex
+from tools.cost import CostMeter
+
+MAX_TARGETS = 3
+"""Identifiers looked up per instruction; each gets its own pool (and radius)."""
+NO_RESULT = "no result"
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """What a Retrieval node found: kept candidates, the others, and how it was decided."""
+
+    split: InstructionSplit
+    kept: list[Evidence]
+    others: list[Evidence]
+    summary: str
+    decisions: list[Decided]
+    pools: dict[str, int] = field(default_factory=dict)
+
+
+def target_docs(index: CorpusIndex, targets: Sequence[str]) -> list[list[str]]:
+    """Return the documents each identifier names (identifiers naming none are dropped)."""
+    found = [named_documents(index, target) for target in targets]
+    return [docs for docs in found if docs][:MAX_TARGETS]
+
+
+def gather(
+    index: CorpusIndex, split: InstructionSplit, settings: RadiusSettings, meter: CostMeter
+) -> tuple[list[Evidence], list[Evidence], dict[str, int]]:
+    """Search every pool the split asks for; return (inside radii, outside, pool sizes)."""
+    k = settings.shortlist_k
+    pools: list[tuple[str, list[Evidence]]] = [
+        ("text", text_pool(index, split.text_part, k, meter))
+    ]
+    named = target_docs(index, split.targets)
+    for position, docs in enumerate(named):
+        pools.append((f"target{position}", text_pool(index, split.text_part, k, meter, docs)))
+    cut = [radius_split(name, pool, settings) for name, pool in pools]
+    if split.image_mode != "none":
+        scope: list[str] | None = None  # descriptive: the whole image KB
+        if split.image_mode == "targeted":
+            scope = looked_up_docs(named, [near for near, _ in cut])
+        query = split.image_question or split.image_part
+        images = image_pool(index, query, k, meter, scope) if scope != [] else []
+        pools.append(("image", images))
+        cut.append(radius_split("image", images, settings))
+    inside = merge_pools(*(near for near, _ in cut))
+    known = {c["component_id"] for c in inside}
+    rest = [c for c in merge_pools(*(far for _, far in cut)) if c["component_id"] not in known]
+    return inside, rest, {name: len(pool) for name, pool in pools}
+
+
+def radius_split(
+    name: str, pool: list[Evidence], settings: RadiusSettings
+) -> tuple[list[Evidence], list[Evidence]]:
+    """Cut one pool at its radius (the image pool at the image radius, others at the text one)."""
+    radius = settings.radius("image" if name == "image" else "text")
+    return within_radius(pool, radius, settings.max_in_radius, settings.fixed_top_k)
+
+
+def looked_up_docs(
+    named: Sequence[Sequence[str]], found: Sequence[Sequence[Evidence]]
+) -> list[str]:
+    """Return where targeted images are looked for: named documents, then text-KB finds.
+
+    The identifiers' own documents come first, then the documents of the text-KB candidates
+    inside the radius (where the identifier was found in titles and text).
+    """
+    docs = [doc for group in named for doc in group]
+    docs += [c["doc_id"] for pool in found for c in pool]
+    return list(dict.fromkeys(docs))
+
+
+def retrieve(
+    index: CorpusIndex,
+    instruction: str,
+    parents: Sequence[PlanNode],
+    context: MMAPGContext,
+    meter: CostMeter,
+    llm_allowed: bool,
+) -> Retrieved:
+    """Run the retrieval module for one instruction."""
+    split_decided = decide_within(
+        llm_allowed,
+        context,
+        meter,
+        None
+        if context.no_modality_split
+        else lambda c: split_with_llm(c, instruction, parents, meter),
+        lambda: offline_split(index, instruction, not context.no_modality_split),
+    )
+    split: InstructionSplit = split_decided.value
+    inside, outside, sizes = gather(index, split, RadiusSettings.of(context), meter)
+    inside = sorted(inside, key=lambda c: (-c["score"], c["component_id"]))
+    if context.no_examination:
+        return Retrieved(split, inside, outside, _listing(index, inside), [split_decided], sizes)
+    phrases = list(split.key_phrases)
+    examined = decide_within(
+        llm_allowed and bool(inside),
+        context,
+        meter,
+        lambda caller: examine_with_llm(caller, index, inside, split, context, meter),
+        lambda: examine_offline(index.graph, inside, phrases),
+    )
+    kept, rejected, summary = _verdict(examined, inside)
+    return Retrieved(split, kept, [*rejected, *outside], summary, [split_decided, examined], sizes)
+
+
+def _verdict(
+    examined: Decided, inside: list[Evidence]
+) -> tuple[list[Evidence], list[Evidence], str]:
+    value: Any = examined.value
+    if isinstance(value, tuple):  # the LLM's (index → information, summary)
+        notes, summary = value
+        kept, rejected = apply_verdicts(inside, notes)
+        return kept, rejected, summary if kept else NO_RESULT
+    return value.kept, value.rejected, value.summary if value.kept else NO_RESULT
+
+
+def _listing(index: CorpusIndex, found: Sequence[Evidence]) -> str:
+    return " | ".join(evidence_snippet(index.graph, c) for c in found[:2]) or NO_RESULT
