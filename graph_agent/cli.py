@@ -154,6 +154,7 @@ def search(
 def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
     index: IndexOpt,
+    system: Annotated[str, typer.Option(help="fif | lilac | mmapg")] = "fif",
     thread: Annotated[str | None, typer.Option(help="Thread id (default: a new one).")] = None,
     backend: Annotated[str, typer.Option(help="offline | openai | local")] = "offline",
     chat_model: Annotated[str | None, typer.Option(help="Model name (openai backend).")] = None,
@@ -168,9 +169,9 @@ def ask(
     chroma_url: ChromaOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Run FiF on a question; print the ranking, the step trace and the cost."""
-    from graph_agent.replay import ask_checkpointed
-    from state.context import Context, price_table_from
+    """Run a system (FiF by default) on a question; print the ranking, trace and cost."""
+    from graph_agent.ask_systems import ask_system
+    from state.context import price_table_from
     from tools.corpus_index import open_index
 
     overrides = {
@@ -187,9 +188,10 @@ def ask(
         "price_table": price_table_from(price_table, "--price-table") if price_table else None,
         **{name: True for name in ablation or []},
     }
-    context = Context.from_env(overrides)
+    runner = ask_system(system)
+    context = runner.context_type.from_env(overrides)
     corpus_index = open_index(str(index), chroma_url)
-    result = ask_checkpointed(question, context, thread)
+    result = runner.ask(question, context, thread)
     err.print(f"thread: {result.thread_id}", highlight=False)
     if as_json:
         _print_json_result(result)

@@ -73,8 +73,27 @@ def build_summary(console: Console, errors: Console, manifest: Manifest) -> None
             errors.print(f"  … and {len(problems) - 50} more")
 
 
+def node_trace(console: Console, steps: Sequence[dict[str, object]]) -> None:
+    """Print a per-node trace (LILaC, MMAPG): node, who decided, why; then any graph drawing."""
+    table = Table(title="Trace")
+    for column in ("node", "decided by", "reason"):
+        table.add_column(column, overflow="fold")
+    drawings = []
+    for step in steps:
+        table.add_row(str(step["node"]), str(step["decided_by"]), escape(str(step["reason"])))
+        detail = step.get("detail")
+        if isinstance(detail, dict) and isinstance(detail.get("graph"), str):
+            drawings.append(detail["graph"])
+    console.print(table)
+    for drawing in drawings:
+        console.print(escape(drawing), highlight=False)
+
+
 def trace(console: Console, steps: Sequence[dict[str, object]]) -> None:
     """Print the step trace: subquery, strategy, anchor, success and the evaluator's reason."""
+    if steps and "strategy" not in steps[0]:
+        node_trace(console, steps)
+        return
     table = Table(title="Trace")
     for column in ("step", "subquery", "strategy", "anchor", "success", "reason"):
         table.add_column(column, overflow="fold")
