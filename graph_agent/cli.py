@@ -137,7 +137,7 @@ def search(
     results = dense_search(
         corpus_index,
         question,
-        granularity,
+        granularity,  # type: ignore[arg-type]
         k,
         mode=mode,
         rrf_k=rrf_k,  # type: ignore[arg-type]
