@@ -17,11 +17,13 @@ from nodes.mmapg.examination import apply_verdicts, evidence_snippet, examine_of
 from nodes.mmapg.llm_steps import examine_with_llm, split_with_llm
 from nodes.mmapg.modality import InstructionSplit, offline_split
 from nodes.mmapg.radius import RadiusSettings, image_pool, merge_pools, text_pool, within_radius
+from nodes.mmapg.triplets import rescored, triplets_of
 from nodes.plan_heuristics import named_documents
 from nodes.reasoning import Decided, decide_within
 from state.mmapg_state import Evidence, MMAPGContext, PlanNode
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
+from tools.llm_calls import StructuredCaller
 
 MAX_TARGETS = 3
 """Identifiers looked up per instruction; each gets its own pool (and radius)."""
@@ -112,10 +114,20 @@ def retrieve(
         lambda: offline_split(index, instruction, not context.no_modality_split),
     )
     split: InstructionSplit = split_decided.value
-    inside, outside, sizes = gather(index, split, RadiusSettings.of(context), meter)
+    settings = RadiusSettings.of(context)
+    inside, outside, sizes = gather(index, split, settings, meter)
+    decisions = [split_decided]
+    if context.triplets:
+        by_triplets = triplet_scores(index, split, inside, context, meter, llm_allowed)
+        decisions.append(by_triplets)
+        if by_triplets.decided_by == "llm":  # new scores: cut the text candidates again
+            texts = [c for c in by_triplets.value if c["pool"] != "image"]
+            near, dropped = within_radius(texts, settings.text_radius, len(texts))
+            inside = [*near, *(c for c in inside if c["pool"] == "image")]
+            outside = [*dropped, *outside]
     inside = sorted(inside, key=lambda c: (-c["score"], c["component_id"]))
     if context.no_examination:
-        return Retrieved(split, inside, outside, _listing(index, inside), [split_decided], sizes)
+        return Retrieved(split, inside, outside, _listing(index, inside), decisions, sizes)
     phrases = list(split.key_phrases)
     examined = decide_within(
         llm_allowed and bool(inside),
@@ -125,7 +137,24 @@ def retrieve(
         lambda: examine_offline(index.graph, inside, phrases),
     )
     kept, rejected, summary = _verdict(examined, inside)
-    return Retrieved(split, kept, [*rejected, *outside], summary, [split_decided, examined], sizes)
+    return Retrieved(split, kept, [*rejected, *outside], summary, [*decisions, examined], sizes)
+
+
+def triplet_scores(
+    index: CorpusIndex,
+    split: InstructionSplit,
+    inside: list[Evidence],
+    context: MMAPGContext,
+    meter: CostMeter,
+    llm_allowed: bool,
+) -> Decided:
+    """Rescore candidates by their LLM triplets (offline: keep the subcomponent scores)."""
+
+    def with_llm(caller: StructuredCaller) -> list[Evidence]:
+        found = triplets_of(caller, index, inside, meter)
+        return rescored(index, split.text_part, inside, found, meter)
+
+    return decide_within(llm_allowed and bool(inside), context, meter, with_llm, lambda: inside)
 
 
 def _verdict(

@@ -25,6 +25,7 @@ ROLES = {
     "split": prompts.SPLIT_SYSTEM,
     "examine": prompts.EXAMINE_SYSTEM,
     "answer": prompts.ANSWER_SYSTEM,
+    "triplets": prompts.TRIPLETS_SYSTEM,
 }
 USAGE = {"input_tokens": 100, "output_tokens": 20, "total_tokens": 120}
 

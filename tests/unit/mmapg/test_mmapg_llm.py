@@ -109,3 +109,39 @@ def test_the_llm_call_budget_turns_later_steps_offline(mmapg_context):
     assert model.roles_called() == ["plan"]
     assert result.history[1]["decided_by"] == "offline-fallback"
     assert any("LLM budget used up" in note for note in result.fallbacks)
+
+
+def test_triplets_rescore_the_text_candidates_before_the_radius(mmapg_context):
+    instruction = "Polonium atomic number"
+
+    def triplets(user: str) -> str:
+        """Give the Polonium paragraph a triplet equal to the query, the others unrelated ones."""
+        passages = []
+        for line in user.splitlines():
+            match = re.match(r"^(\d+): \[(\w+)\] (.+?) —", line)
+            if match:
+                own = instruction if match.group(3) == "Polonium" else f"{match.group(3)} | is | x"
+                passages.append({"index": int(match.group(1)), "triplets": [own]})
+        return json.dumps({"passages": passages})
+
+    model = MMAPGScriptedModel(
+        roles={"triplets": [triplets]},
+        defaults={
+            "plan": json.dumps({"sub_questions": [instruction]}),
+            "split": json.dumps({"text_part": instruction, "key_phrases": ["Polonium"]}),
+            "examine": json.dumps({"relevant": [{"index": 0, "information": "84"}]}),
+            "answer": json.dumps({"answer": "84"}),
+        },
+    )
+    scripted = [planner({"type": "retrieval", "parents": [0], "instruction": instruction}),
+                planner({"type": "stop", "parents": [1]})]  # fmt: skip
+    model.roles["planner"] = scripted
+    context = llm_context(mmapg_context, model, triplets=True, text_radius=0.2)
+    result = ask_mmapg(instruction, context)
+    assert "triplets" in model.roles_called()
+    kept = result.ranking[0]
+    assert kept["component_id"].startswith("polonium::") and kept["score"] == 1.0
+    others = [r for r in result.ranking if not r["component_id"].startswith("polonium::")]
+    assert others and all(r["score"] < 1.0 for r in others)
+    offline = ask_mmapg(instruction, mmapg_context.model_copy(update={"triplets": True}))
+    assert offline.ranking[0]["score"] < 1.0  # offline, sentences and rows keep their scores
