@@ -67,8 +67,8 @@ def apply_verdicts(
     candidates: Sequence[Evidence], notes: dict[int, str]
 ) -> tuple[list[Evidence], list[Evidence]]:
     """Split candidates by a model's verdicts: index → what it found (kept), others rejected."""
-    kept = [{**c, "note": notes[i]} for i, c in enumerate(candidates) if i in notes]
-    rejected = [
+    kept: list[Evidence] = [{**c, "note": notes[i]} for i, c in enumerate(candidates) if i in notes]
+    rejected: list[Evidence] = [
         {**c, "note": "judged irrelevant"} for i, c in enumerate(candidates) if i not in notes
     ]
-    return kept, rejected  # type: ignore[return-value]
+    return kept, rejected

@@ -16,7 +16,7 @@ from nodes.mmapg.graph_view import llm_budget_left
 from nodes.mmapg.prompts import PLAN_SYSTEM, PLAN_USER, PLAN_VERSION
 from nodes.mmapg.schemas import MAX_SUBQUESTIONS, OverallPlanReply
 from nodes.plan_heuristics import decompose
-from nodes.reasoning import decide_within, fallbacks_of
+from nodes.reasoning import Decided, decide_within, fallbacks_of
 from state.mmapg_state import MMAPGContext, MMAPGState, MMAPGStep, OverallPlan, PlanNode
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
@@ -55,33 +55,28 @@ def root_node(question: str) -> PlanNode:
     }
 
 
-def plan_writer(state: MMAPGState, runtime: Runtime[MMAPGContext]) -> PlanWriterUpdate:
-    """Write the overall plan and start the graph with the question node."""
-    context = runtime.context
-    meter = CostMeter()
+def overall_plan(state: MMAPGState, context: MMAPGContext, meter: CostMeter) -> Decided:
+    """Return (sub-questions, plan text) from the model, or from FiF's offline decomposition."""
     question = state["question"]
     limit = min(context.max_subqueries, MAX_SUBQUESTIONS)
 
     def with_llm(caller: StructuredCaller) -> tuple[list[str], str]:
-        reply = caller.call(
-            OverallPlanReply,
-            PLAN_SYSTEM.format(max_subquestions=limit),
-            PLAN_USER.format(question=question),
-            meter,
-        )
+        system = PLAN_SYSTEM.format(max_subquestions=limit)
+        reply = caller.call(OverallPlanReply, system, PLAN_USER.format(question=question), meter)
         return reply.sub_questions[:limit], reply.plan
 
     def offline() -> tuple[list[str], str]:
         index = open_index(context.index_dir, context.chroma_url)
         return decompose(index, question, limit), OFFLINE_GUIDE
 
-    decided = decide_within(
-        llm_budget_left(state, context.max_llm_calls, context.max_tokens),
-        context,
-        meter,
-        with_llm,
-        offline,
-    )
+    allowed = llm_budget_left(state, context.max_llm_calls, context.max_tokens)
+    return decide_within(allowed, context, meter, with_llm, offline)
+
+
+def plan_writer(state: MMAPGState, runtime: Runtime[MMAPGContext]) -> PlanWriterUpdate:
+    """Write the overall plan and start the graph with the question node."""
+    meter = CostMeter()
+    decided = overall_plan(state, runtime.context, meter)
     sub_questions, text = decided.value
     plan: OverallPlan = {
         "sub_questions": sub_questions,
@@ -97,7 +92,7 @@ def plan_writer(state: MMAPGState, runtime: Runtime[MMAPGContext]) -> PlanWriter
     }
     return {
         "plan": plan,
-        "nodes": [root_node(question)],
+        "nodes": [root_node(state["question"])],
         "trace": [step],
         "cost": meter.as_dict(),
         **fallbacks_of("plan_writer", decided),

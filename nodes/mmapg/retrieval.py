@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from nodes.mmapg.examination import apply_verdicts, evidence_snippet, examine_offline
+from nodes.mmapg.examination import (
+    Examined,
+    apply_verdicts,
+    evidence_snippet,
+    examine_offline,
+)
 from nodes.mmapg.llm_steps import examine_with_llm, split_with_llm
 from nodes.mmapg.modality import InstructionSplit, offline_split
 from nodes.mmapg.radius import RadiusSettings, image_pool, merge_pools, text_pool, within_radius
@@ -133,11 +137,13 @@ def retrieve(
         llm_allowed and bool(inside),
         context,
         meter,
-        lambda caller: examine_with_llm(caller, index, inside, split, context, meter),
+        lambda caller: examined_by_llm(caller, index, inside, split, context, meter),
         lambda: examine_offline(index.graph, inside, phrases),
     )
-    kept, rejected, summary = _verdict(examined, inside)
-    return Retrieved(split, kept, [*rejected, *outside], summary, [*decisions, examined], sizes)
+    result: Examined = examined.value
+    summary = result.summary if result.kept and result.summary else NO_RESULT
+    others = [*result.rejected, *outside]
+    return Retrieved(split, result.kept, others, summary, [*decisions, examined], sizes)
 
 
 def triplet_scores(
@@ -157,15 +163,18 @@ def triplet_scores(
     return decide_within(llm_allowed and bool(inside), context, meter, with_llm, lambda: inside)
 
 
-def _verdict(
-    examined: Decided, inside: list[Evidence]
-) -> tuple[list[Evidence], list[Evidence], str]:
-    value: Any = examined.value
-    if isinstance(value, tuple):  # the LLM's (index → information, summary)
-        notes, summary = value
-        kept, rejected = apply_verdicts(inside, notes)
-        return kept, rejected, summary if kept else NO_RESULT
-    return value.kept, value.rejected, value.summary if value.kept else NO_RESULT
+def examined_by_llm(
+    caller: StructuredCaller,
+    index: CorpusIndex,
+    inside: list[Evidence],
+    split: InstructionSplit,
+    context: MMAPGContext,
+    meter: CostMeter,
+) -> Examined:
+    """Examine the candidates with the model; its notes say what each kept one holds."""
+    notes, summary = examine_with_llm(caller, index, inside, split, context, meter)
+    kept, rejected = apply_verdicts(inside, notes)
+    return Examined(kept, rejected, summary)
 
 
 def _listing(index: CorpusIndex, found: Sequence[Evidence]) -> str:
