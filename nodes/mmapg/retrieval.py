@@ -121,6 +121,8 @@ def retrieve(
     settings = RadiusSettings.of(context)
     inside, outside, sizes = gather(index, split, settings, meter)
     decisions = [split_decided]
+    if not inside:  # nothing within any radius: nothing to rescore or examine
+        return Retrieved(split, [], outside, NO_RESULT, decisions, sizes)
     if context.triplets:
         by_triplets = triplet_scores(index, split, inside, context, meter, llm_allowed)
         decisions.append(by_triplets)
@@ -134,7 +136,7 @@ def retrieve(
         return Retrieved(split, inside, outside, _listing(index, inside), decisions, sizes)
     phrases = list(split.key_phrases)
     examined = decide_within(
-        llm_allowed and bool(inside),
+        llm_allowed,
         context,
         meter,
         lambda caller: examined_by_llm(caller, index, inside, split, context, meter),
@@ -160,7 +162,7 @@ def triplet_scores(
         found = triplets_of(caller, index, inside, meter)
         return rescored(index, split.text_part, inside, found, meter)
 
-    return decide_within(llm_allowed and bool(inside), context, meter, with_llm, lambda: inside)
+    return decide_within(llm_allowed, context, meter, with_llm, lambda: inside)
 
 
 def examined_by_llm(

@@ -74,3 +74,15 @@ def test_without_examination_everything_in_the_radius_is_kept(index, mmapg_conte
     context = mmapg_context.model_copy(update={"no_examination": True})
     found = retrieve(index, "zebra xylophone quantum", [], context, CostMeter(), False)
     assert found.kept and found.kept[0]["score"] >= max(c["score"] for c in found.others)
+
+
+def test_a_zero_radius_keeps_only_each_pools_best(index, mmapg_context):
+    plain = mmapg_context.model_copy(update={"no_examination": True, "text_radius": 1.0})
+    narrow = plain.model_copy(update={"text_radius": 0.0})
+    question = "When did Pierre Curie die in a street accident?"
+    wide = retrieve(index, question, [], plain, CostMeter(), False)
+    found = retrieve(index, question, [], narrow, CostMeter(), False)
+    assert found.pools == {"text": 19, "target0": 3} and len(wide.kept) > 2
+    assert len(found.kept) == 2  # the text pool's best and the Pierre Curie page's best
+    best = max(wide.kept, key=lambda c: c["score"])
+    assert best in found.kept and all(c["score"] < best["score"] for c in found.others)
