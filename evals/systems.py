@@ -180,10 +180,11 @@ MMAPG_ABLATIONS: dict[str, dict[str, Any]] = {
     "mmapg-top-k": {"fixed_top_k": 10},
     "mmapg-no-split": {"no_modality_split": True},
     "mmapg-no-examination": {"no_examination": True},
+    "mmapg-single-path": {"single_path": True},
 }
-"""MMAPG and its ablations (seed 003, Table 3 and Appendix A.5): a fixed top-k instead of the
-radius (k = the run's default top_k), no text/image split, no examination (the seed's "w/o
-retrieval module": similarity alone)."""
+"""MMAPG and its ablations (seed 003, Table 3 and Appendix A.5): a fixed top-10 instead of the
+radius, no text/image split, no examination (the seed's "w/o retrieval module": similarity
+alone), one node per step on a single path (its "w/o graph-guided planning")."""
 
 
 def _mmapg(name: str, config: RunConfig) -> System:

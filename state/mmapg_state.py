@@ -201,6 +201,11 @@ class MMAPGContext(Context):
         description="Ablation (the seed's 'w/o retrieval module'): keep every candidate in the "
         "radius, no key phrases, no examination.",
     )
+    single_path: bool = Field(
+        False,
+        description="Ablation (the seed's 'w/o graph-guided planning'): one node per step, "
+        "each built on the previous one, as an iterative retriever would.",
+    )
     max_bridges: int = Field(
         2, ge=0, le=5, description="Follow-up Retrieval nodes grown from one found node."
     )

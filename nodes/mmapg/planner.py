@@ -105,7 +105,9 @@ def next_actions(
         stop = action(next_id(nodes), "stop", [nodes[-1]["id"]], "", "iteration cap reached")
         return [{**stop, "decided_by": "rule"}], []
     index = open_index(context.index_dir, context.chroma_url)
-    inputs = RuleInputs(state["plan"]["sub_questions"], context.max_bridges)
+    # a single path works on the question itself: sub-questions would start side branches
+    plan = [state["question"]] if context.single_path else state["plan"]["sub_questions"]
+    inputs = RuleInputs(plan, context.max_bridges)
     decided = decide_within(
         llm_budget_left(state, context.max_llm_calls, context.max_tokens),
         context,
@@ -116,7 +118,15 @@ def next_actions(
     actions: list[NodeAction] = decided.value
     if decided.decided_by == "offline-fallback":
         actions = [{**a, "decided_by": "offline-fallback"} for a in actions]
+    if context.single_path:
+        actions = on_one_path(actions, nodes)
     return actions, [decided]
+
+
+def on_one_path(actions: Sequence[NodeAction], nodes: Sequence[PlanNode]) -> list[NodeAction]:
+    """Keep the first planned node and build it on the last node (the single-path ablation)."""
+    first = actions[0]
+    return [{**first, "parents": [nodes[-1]["id"]]}]
 
 
 def planner(state: MMAPGState, runtime: Runtime[MMAPGContext]) -> PlannerUpdate:

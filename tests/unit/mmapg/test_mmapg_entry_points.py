@@ -19,6 +19,7 @@ def test_eval_systems_build_mmapg_and_its_ablations(mini_index):
         "mmapg-top-k": ("fixed_top_k", 10),
         "mmapg-no-split": ("no_modality_split", True),
         "mmapg-no-examination": ("no_examination", True),
+        "mmapg-single-path": ("single_path", True),
     }
     for name, (field, value) in switches.items():
         system = make_system(name, config)

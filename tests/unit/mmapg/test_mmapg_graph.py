@@ -106,3 +106,12 @@ def test_cost_and_trace_are_reported(mmapg_context):
     assert result.cost["embedding_ms"] > 0
     assert result.history[0]["node"] == "plan_writer" and result.subqueries[0]["text"] == BECQUEREL
     assert all(step["decided_by"] in {"offline", "graph"} for step in result.history)
+
+
+def test_the_single_path_ablation_builds_each_node_on_the_previous_one(mmapg_context):
+    single = mmapg_context.model_copy(update={"single_path": True})
+    _, state, history = run(BECQUEREL, single, "single")
+    nodes = state["nodes"]
+    assert all(node["parents"] == [node["id"] - 1] for node in nodes[1:])
+    assert [n["type"] for n in nodes] == ["question", "retrieval", "retrieval", "answer", "stop"]
+    assert not [s for s in history if s.next == ("retriever", "retriever")]
