@@ -1,9 +1,9 @@
 """The systems an evaluation compares, all behind one `retrieve(example)` interface.
 
-Every system (dense, sparse and hybrid single-shot, FiF, its ablations, LILaC, IRCoT) is
-built by a factory from one `RunConfig`, so a comparison runs them on the same index with the
-same settings. The graphs are imported inside their factories: importing LILaC's compiles its
-graph, which a dense-only run need not pay for.
+Every system (dense, sparse and hybrid single-shot, FiF, its ablations, LILaC, IRCoT, MMAPG
+and its ablations) is built by a factory from one `RunConfig`, so a comparison runs them on
+the same index with the same settings. The graphs are imported inside their factories:
+importing LILaC's compiles its graph, which a dense-only run need not pay for.
 
 Conversational examples (MMCoQA turns with a non-empty `history`) are asked as the earlier turns'
 questions followed by the current one, one per line. No system here keeps dialogue state, and
@@ -216,6 +216,26 @@ def _ircot(name: str, config: RunConfig, **settings: Any) -> System:
     return GraphSystem(name, ask_ircot, context, config)
 
 
+MMAPG_ABLATIONS: dict[str, dict[str, Any]] = {
+    "mmapg": {},
+    "mmapg-top-k": {"fixed_top_k": 10},
+    "mmapg-no-split": {"no_modality_split": True},
+    "mmapg-no-examination": {"no_examination": True},
+    "mmapg-single-path": {"single_path": True},
+}
+"""MMAPG and its ablations (seed 003, Table 3 and Appendix A.5): a fixed top-10 instead of the
+radius, no text/image split, no examination (the seed's "w/o retrieval module": similarity
+alone), one node per step on a single path (its "w/o graph-guided planning")."""
+
+
+def _mmapg(name: str, config: RunConfig) -> System:
+    from graph_agent.mmapg_graph import ask_mmapg
+    from state.mmapg_state import MMAPGContext
+
+    settings = {**make_context(config).model_dump(), **MMAPG_ABLATIONS[name]}
+    return GraphSystem(name, ask_mmapg, MMAPGContext(**settings), config)
+
+
 SYSTEMS: dict[str, SystemFactory] = {
     "dense": partial(_single_shot, "dense"),
     "sparse": partial(_single_shot, "sparse"),
@@ -225,6 +245,7 @@ SYSTEMS: dict[str, SystemFactory] = {
     "lilac": _lilac,
     "ircot": partial(_ircot, "ircot"),
     "ircot-dense": partial(_ircot, "ircot-dense", search_mode="dense"),
+    **{name: partial(_mmapg, name) for name in MMAPG_ABLATIONS},
 }
 """Every system the runner knows, by name; tests register fakes here."""
 

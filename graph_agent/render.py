@@ -102,10 +102,14 @@ def history(console: Console, records: Sequence[dict[str, object]]) -> None:
 
 
 def steps(console: Console, records: Sequence[dict[str, object]]) -> None:
-    """Print the trace of a non-FiF graph: node, step, who decided, what it did and why."""
+    """Print the trace of a non-FiF graph: node, step, who decided, what it did and why.
+
+    A record whose detail carries a drawing (MMAPG's planning graph) has it printed below.
+    """
     table = Table(title="Trace")
     for column in ("node", "step", "decided by", "query / sentence", "reason"):
         table.add_column(column, overflow="fold")
+    drawings = []
     for record in records:
         text = record.get("query") or record.get("sentence") or ""
         table.add_row(
@@ -115,7 +119,12 @@ def steps(console: Console, records: Sequence[dict[str, object]]) -> None:
             escape(str(text)[:120]),
             escape(str(record.get("reason", ""))),
         )
+        detail = record.get("detail")
+        if isinstance(detail, dict) and isinstance(detail.get("graph"), str):
+            drawings.append(detail["graph"])
     console.print(table)
+    for drawing in drawings:
+        console.print(escape(drawing), highlight=False)
 
 
 def cost(console: Console, tally: dict[str, float], latency_ms: float) -> None:

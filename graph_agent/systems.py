@@ -20,6 +20,7 @@ from state.context import Context
 from state.fif_state import Ranked
 from state.ircot_state import IrcotContext
 from state.lilac_state import LilacContext
+from state.mmapg_state import MMAPGContext
 from tools.cost import CostMeter
 from tools.errors import ConfigError
 
@@ -58,6 +59,16 @@ def ask_ircot(question: str, context: Context, thread_id: str | None) -> RunResu
 
     with sqlite_checkpointer(context.index_dir) as saver:
         settings = as_context(IrcotContext, context)
+        return run(question, settings, thread_id=thread_id or _thread(), checkpointer=saver)
+
+
+def ask_mmapg(question: str, context: Context, thread_id: str | None) -> RunResult:
+    """Run MMAPG with SQLite checkpoints next to the index."""
+    from graph_agent.mmapg_graph import ask_mmapg as run
+    from graph_agent.replay import sqlite_checkpointer
+
+    with sqlite_checkpointer(context.index_dir) as saver:
+        settings = as_context(MMAPGContext, context)
         return run(question, settings, thread_id=thread_id or _thread(), checkpointer=saver)
 
 
@@ -104,6 +115,7 @@ ASK_SYSTEMS: dict[str, AskSystem] = {
     "fif": AskSystem(Context, ask_fif),
     "lilac": AskSystem(LilacContext, ask_lilac),
     "ircot": AskSystem(IrcotContext, ask_ircot),
+    "mmapg": AskSystem(MMAPGContext, ask_mmapg),
     "dense": AskSystem(Context, ask_dense),
 }
 """Every system `fif ask --system` knows, by name."""

@@ -31,11 +31,15 @@ def _titles(graph: LayeredGraph) -> dict[tuple[str, ...], list[str]]:
     return title_index((doc, graph.title(doc)) for doc in graph.nodes_at(0))
 
 
+def named_documents(index: CorpusIndex, text: str) -> list[str]:
+    """Return the documents whose titles a text names, in order of mention."""
+    return mentioned_docs(text, _titles(index.graph))
+
+
 def named_entities(index: CorpusIndex, question: str) -> list[str]:
     """Return the titles of documents the question names, in order of mention."""
     graph = index.graph
-    docs = mentioned_docs(question, _titles(graph))
-    return list(dict.fromkeys(graph.title(doc) for doc in docs))
+    return list(dict.fromkeys(graph.title(doc) for doc in named_documents(index, question)))
 
 
 def decompose(index: CorpusIndex, question: str, max_subqueries: int) -> list[str]:

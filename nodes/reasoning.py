@@ -54,9 +54,24 @@ def decide(
     offline_path: Callable[[], R],
 ) -> Decided:
     """Run the LLM path when possible, else (or after an LLM failure) the offline twin."""
+    return decide_within(llm_budget_left(state, context), context, meter, llm_path, offline_path)
+
+
+def decide_within(
+    budget_left: bool,
+    context: Context,
+    meter: CostMeter,
+    llm_path: Callable[[StructuredCaller], R] | None,
+    offline_path: Callable[[], R],
+) -> Decided:
+    """Run the LLM path if the context has a model and the caller's budget check passed.
+
+    Graphs with their own state (LILaC, MMAPG) check their budget and call this; FiF's
+    nodes go through `decide`, which checks FiF's state.
+    """
     if llm_path is None or context.backend == "offline":
         return Decided(offline_path(), "offline")
-    if not llm_budget_left(state, context):
+    if not budget_left:
         return Decided(offline_path(), "offline-fallback", "LLM budget used up")
     try:
         return Decided(llm_path(caller_for(context)), "llm")
@@ -139,6 +154,7 @@ __all__ = [
     "LLMFailure",
     "caller_for",
     "decide",
+    "decide_within",
     "describe",
     "numbered",
     "valid_indices",

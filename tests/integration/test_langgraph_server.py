@@ -131,14 +131,14 @@ def run(served: Served, client: Any, thread_id: str | None, graph: str, **kwargs
     return output
 
 
-def test_the_sdk_runs_fif_lilac_and_ircot_on_the_served_graphs(
+def test_the_sdk_runs_fif_lilac_ircot_and_mmapg_on_the_served_graphs(
     langgraph_server: Served, sample_index: Path, sample_examples: tuple[EvalExample, ...]
 ) -> None:
     from langgraph_sdk import get_sync_client
 
     client = get_sync_client(url=langgraph_server.url)
     assistants = client.assistants.search()
-    assert {"fif", "lilac", "ircot"} <= {a["graph_id"] for a in assistants}, assistants
+    assert {"fif", "lilac", "ircot", "mmapg"} <= {a["graph_id"] for a in assistants}, assistants
 
     question = sample_examples[0].question
     context = {"index_dir": str(sample_index), "top_k": 10}
@@ -169,3 +169,8 @@ def test_the_sdk_runs_fif_lilac_and_ircot_on_the_served_graphs(
     nodes = [step["node"] for step in ircot["history"]]
     assert nodes[0] == "retriever" and nodes[-1] == "ranker", nodes
     assert ircot["history"][0]["query"] == question and ircot["cost"]["llm_calls"] == 0
+    mmapg = run(
+        langgraph_server, client, None, "mmapg", input={"question": question}, context=context
+    )
+    assert mmapg["ranking"] and mmapg["graph_text"].startswith("flowchart TD"), mmapg
+    assert mmapg["nodes"][-1]["type"] == "stop", mmapg

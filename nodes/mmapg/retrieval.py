@@ -1,0 +1,183 @@
+"""The retrieval module (seed 003, §3.4): split, search per modality within a radius, examine.
+
+`retrieve` turns one Retrieval node's instruction into the node's content: it splits the
+instruction into text and image parts (LLM or `modality.offline_split`), searches the text
+KB, the documents of each named identifier and the image KB, keeps each pool's candidates
+within its radius, and examines them (LLM or `examination.examine_offline`). No kept
+candidate makes a "no result" node.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from nodes.mmapg.examination import (
+    Examined,
+    apply_verdicts,
+    evidence_snippet,
+    examine_offline,
+)
+from nodes.mmapg.llm_steps import examine_with_llm, split_with_llm
+from nodes.mmapg.modality import InstructionSplit, offline_split
+from nodes.mmapg.radius import RadiusSettings, image_pool, merge_pools, text_pool, within_radius
+from nodes.mmapg.triplets import rescored, triplets_of
+from nodes.plan_heuristics import named_documents
+from nodes.reasoning import Decided, decide_within
+from state.mmapg_state import Evidence, MMAPGContext, PlanNode
+from tools.corpus_index import CorpusIndex
+from tools.cost import CostMeter
+from tools.llm_calls import StructuredCaller
+
+MAX_TARGETS = 3
+"""Identifiers looked up per instruction; each gets its own pool (and radius)."""
+NO_RESULT = "no result"
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """What a Retrieval node found: kept candidates, the others, and how it was decided."""
+
+    split: InstructionSplit
+    kept: list[Evidence]
+    others: list[Evidence]
+    summary: str
+    decisions: list[Decided]
+    pools: dict[str, int] = field(default_factory=dict)
+
+
+def target_docs(index: CorpusIndex, targets: Sequence[str]) -> list[list[str]]:
+    """Return the documents each identifier names (identifiers naming none are dropped)."""
+    found = [named_documents(index, target) for target in targets]
+    return [docs for docs in found if docs][:MAX_TARGETS]
+
+
+def gather(
+    index: CorpusIndex, split: InstructionSplit, settings: RadiusSettings, meter: CostMeter
+) -> tuple[list[Evidence], list[Evidence], dict[str, int]]:
+    """Search every pool the split asks for; return (inside radii, outside, pool sizes)."""
+    k = settings.shortlist_k
+    pools: list[tuple[str, list[Evidence]]] = [
+        ("text", text_pool(index, split.text_part, k, meter))
+    ]
+    named = target_docs(index, split.targets)
+    for position, docs in enumerate(named):
+        pools.append((f"target{position}", text_pool(index, split.text_part, k, meter, docs)))
+    cut = [radius_split(name, pool, settings) for name, pool in pools]
+    if split.image_mode != "none":
+        scope: list[str] | None = None  # descriptive: the whole image KB
+        if split.image_mode == "targeted":
+            scope = looked_up_docs(named, [near for near, _ in cut])
+        query = split.image_question or split.image_part
+        images = image_pool(index, query, k, meter, scope) if scope != [] else []
+        pools.append(("image", images))
+        cut.append(radius_split("image", images, settings))
+    inside = merge_pools(*(near for near, _ in cut))
+    known = {c["component_id"] for c in inside}
+    rest = [c for c in merge_pools(*(far for _, far in cut)) if c["component_id"] not in known]
+    return inside, rest, {name: len(pool) for name, pool in pools}
+
+
+def radius_split(
+    name: str, pool: list[Evidence], settings: RadiusSettings
+) -> tuple[list[Evidence], list[Evidence]]:
+    """Cut one pool at its radius (the image pool at the image radius, others at the text one)."""
+    radius = settings.radius("image" if name == "image" else "text")
+    return within_radius(pool, radius, settings.max_in_radius, settings.fixed_top_k)
+
+
+def looked_up_docs(
+    named: Sequence[Sequence[str]], found: Sequence[Sequence[Evidence]]
+) -> list[str]:
+    """Return where targeted images are looked for: named documents, then text-KB finds.
+
+    The identifiers' own documents come first, then the documents of the text-KB candidates
+    inside the radius (where the identifier was found in titles and text).
+    """
+    docs = [doc for group in named for doc in group]
+    docs += [c["doc_id"] for pool in found for c in pool]
+    return list(dict.fromkeys(docs))
+
+
+def retrieve(
+    index: CorpusIndex,
+    instruction: str,
+    parents: Sequence[PlanNode],
+    context: MMAPGContext,
+    meter: CostMeter,
+    llm_allowed: bool,
+) -> Retrieved:
+    """Run the retrieval module for one instruction."""
+    split_decided = decide_within(
+        llm_allowed,
+        context,
+        meter,
+        None
+        if context.no_modality_split
+        else lambda c: split_with_llm(c, instruction, parents, meter),
+        lambda: offline_split(index, instruction, not context.no_modality_split),
+    )
+    split: InstructionSplit = split_decided.value
+    settings = RadiusSettings.of(context)
+    inside, outside, sizes = gather(index, split, settings, meter)
+    decisions = [split_decided]
+    if not inside:  # nothing within any radius: nothing to rescore or examine
+        return Retrieved(split, [], outside, NO_RESULT, decisions, sizes)
+    if context.triplets:
+        by_triplets = triplet_scores(index, split, inside, context, meter, llm_allowed)
+        decisions.append(by_triplets)
+        if by_triplets.decided_by == "llm":  # new scores: cut the text candidates again
+            texts = [c for c in by_triplets.value if c["pool"] != "image"]
+            near, dropped = within_radius(texts, settings.text_radius, len(texts))
+            inside = [*near, *(c for c in inside if c["pool"] == "image")]
+            outside = [*dropped, *outside]
+    inside = sorted(inside, key=lambda c: (-c["score"], c["component_id"]))
+    if context.no_examination:
+        return Retrieved(split, inside, outside, _listing(index, inside), decisions, sizes)
+    phrases = list(split.key_phrases)
+    examined = decide_within(
+        llm_allowed,
+        context,
+        meter,
+        lambda caller: examined_by_llm(caller, index, inside, split, context, meter),
+        lambda: examine_offline(index.graph, inside, phrases),
+    )
+    result: Examined = examined.value
+    summary = result.summary if result.kept and result.summary else NO_RESULT
+    others = [*result.rejected, *outside]
+    return Retrieved(split, result.kept, others, summary, [*decisions, examined], sizes)
+
+
+def triplet_scores(
+    index: CorpusIndex,
+    split: InstructionSplit,
+    inside: list[Evidence],
+    context: MMAPGContext,
+    meter: CostMeter,
+    llm_allowed: bool,
+) -> Decided:
+    """Rescore candidates by their LLM triplets (offline: keep the subcomponent scores)."""
+
+    def with_llm(caller: StructuredCaller) -> list[Evidence]:
+        found = triplets_of(caller, index, inside, meter)
+        return rescored(index, split.text_part, inside, found, meter)
+
+    return decide_within(llm_allowed, context, meter, with_llm, lambda: inside)
+
+
+def examined_by_llm(
+    caller: StructuredCaller,
+    index: CorpusIndex,
+    inside: list[Evidence],
+    split: InstructionSplit,
+    context: MMAPGContext,
+    meter: CostMeter,
+) -> Examined:
+    """Examine the candidates with the model; its notes say what each kept one holds."""
+    notes, summary = examine_with_llm(caller, index, inside, split, context, meter)
+    kept, rejected = apply_verdicts(inside, notes)
+    return Examined(kept, rejected, summary)
+
+
+def _listing(index: CorpusIndex, found: Sequence[Evidence]) -> str:
+    return " | ".join(evidence_snippet(index.graph, c) for c in found[:2]) or NO_RESULT
