@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from evals.datasets.questions import EvalExample
 from graph_agent.api import answer_from_components
 from state.context import Backend, Context
+from state.tuning import FiFTuning
 from tools.cost import CostMeter
 from tools.errors import ConfigError
 
@@ -44,10 +45,10 @@ ABLATIONS: dict[str, str] = {
 """System name of each FiF ablation → the Context switch it turns on."""
 
 VARIANTS: dict[str, dict[str, Any]] = {
-    "fif-dense-global": {"global_search": "dense"},
-    "fif-sparse-global": {"global_search": "sparse"},
-    "fif-hybrid-global": {"global_search": "hybrid"},
-    "fif-keep-first-hop": {"first_hop_slots": 2},
+    "fif-dense-global": {"tuning": FiFTuning(global_search="dense")},
+    "fif-sparse-global": {"tuning": FiFTuning(global_search="sparse")},
+    "fif-hybrid-global": {"tuning": FiFTuning(global_search="hybrid")},
+    "fif-keep-first-hop": {"tuning": FiFTuning(first_hop_slots=2)},
 }
 """System name of each FiF variant → the Context settings it changes (not a part switched off)."""
 

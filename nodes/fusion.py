@@ -15,29 +15,17 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from nodes.hop import (
-    LEXICAL_WEIGHT,
-    full_text,
-    lexical_scores,
-    node_similarities,
-    residual_text,
-)
+from nodes.hop import full_text, lexical_scores, linking_scores, node_similarities, residual_text
 from nodes.lexical import coverage
 from nodes.lilac.heuristics import merge_to_limit, split_clauses
 from nodes.traversal import best_per_parent, component_scores
 from state.fif_state import Candidate, Ranked
+from state.tuning import FiFTuning
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import outgoing_links
 
 MAX_FACETS = 6
-CHAIN_MARGIN = 0.05
-"""A chain ranks as a unit only if it beats its better member alone by this much (summed over
-the facets): a weak link target must not ride on a strong source past the next single hit.
-On the dev bundles, 0.05 instead of 1e-6 lifts HotpotQA R@10 from 0.96 to 0.97 and leaves
-OTT-QA all-gold@10 as it was; at 0.1 all-gold@10 drops on both."""
-PATH_WEIGHT = 1.0
-RESIDUAL_WEIGHT = 1.0
 SCORE_DECIMALS = 5
 """Scores equal to this many decimals (as the ranking shows them) are ties: a dot product's
 last bits vary with where BLAS finds its row, so finer differences are noise."""
@@ -98,7 +86,11 @@ def residual_fit(
 
 
 def path_penalties(
-    index: CorpusIndex, question: str, candidates: Mapping[str, Candidate], meter: CostMeter
+    index: CorpusIndex,
+    question: str,
+    candidates: Mapping[str, Candidate],
+    meter: CostMeter,
+    lexical_weight: float,
 ) -> dict[tuple[str, str], float]:
     """Return, per (source, target) reached by a hop, how far its linking node trails.
 
@@ -123,7 +115,7 @@ def path_penalties(
         ]
         sims = node_similarities(index, vector, linking, meter)
         lexical = lexical_scores(index, question, linking)
-        score = {n: sims.get(n, -1.0) + LEXICAL_WEIGHT * lexical[n] for n in linking}
+        score = linking_scores(sims, lexical, lexical_weight)
         top = max(score.values(), default=0.0)
         for node, via in pairs:
             penalties[(owner, node)] = score.get(via, top) - top
@@ -163,13 +155,15 @@ def chain_ranking(
     candidates: Mapping[str, Candidate],
     k: int,
     meter: CostMeter,
-    first_hop_slots: int = 0,
+    tuning: FiFTuning | None = None,
 ) -> tuple[list[Ranked], dict[str, float]]:
     """Rank candidates by late interaction over single components and link chains.
 
-    `first_hop_slots` of the top k are kept for the strongest first-step finds (see
-    `keep_first_hop`). Returns the ranking and each candidate's single-component score.
+    `tuning` (defaults if None) weighs chains and keeps `first_hop_slots` of the top k for
+    the strongest first-step finds (see `keep_first_hop`). Returns the ranking and each
+    candidate's single-component score.
     """
+    tuning = tuning or FiFTuning()
     ids = list(candidates)
     matrix = profiles(index, facets(question, subqueries), ids, meter)
     position = {node: i for i, node in enumerate(ids)}
@@ -177,15 +171,15 @@ def chain_ranking(
     units: list[tuple[float, tuple[str, ...]]] = [
         (float(single[i]), (node,)) for i, node in enumerate(ids)
     ]
-    penalty = path_penalties(index, question, candidates, meter)
+    penalty = path_penalties(index, question, candidates, meter, tuning.lexical_weight)
     pairs = chains(index, ids)
     rest = residual_fit(index, question, pairs, meter)
     for source, target in pairs:
         s, t = position[source], position[target]
         score = float(np.maximum(matrix[s], matrix[t]).sum())
-        score += PATH_WEIGHT * penalty.get((source, target), 0.0)
-        score += RESIDUAL_WEIGHT * rest.get((source, target), 0.0)
-        if score > max(single[s], single[t]) + CHAIN_MARGIN:
+        score += tuning.path_weight * penalty.get((source, target), 0.0)
+        score += tuning.residual_weight * rest.get((source, target), 0.0)
+        if score > max(single[s], single[t]) + tuning.chain_margin:
             # the member that matches the whole question better comes first
             pair = (source, target) if matrix[s, 0] >= matrix[t, 0] else (target, source)
             units.append((score, pair))
@@ -200,7 +194,7 @@ def chain_ranking(
     own = {node: float(single[position[node]]) for node in ids}
     order = list(placed)
     order += sorted((n for n in ids if n not in placed), key=lambda n: (-_shown(own[n]), n))
-    kept = keep_first_hop(order, own, candidates, k, first_hop_slots)
+    kept = keep_first_hop(order, own, candidates, k, tuning.first_hop_slots)
     return [_ranked(node, placed.get(node, own[node]), candidates) for node in kept], own
 
 

@@ -10,20 +10,18 @@ anchor's components do not already contain, i.e. what the hop is for.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from nodes.lexical import content_words
 from state.render import table_text
+from state.tuning import FiFTuning
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import neighbors, outgoing_links
 from tools.sparse_index import bm25_within, terms
-
-LEXICAL_WEIGHT = 0.05
-"""Weight of a linking node's BM25 match to the subquery (IDF within the linking nodes)."""
 
 
 @dataclass(frozen=True)
@@ -33,7 +31,8 @@ class LinkHop:
     via: dict[str, str]
     """Linked document -> the node whose link reached it."""
     prior: dict[str, float]
-    """Linked document -> how far its linking node trails the best one (≤ 0)."""
+    """Linked document -> how far its linking node trails the best one (≤ 0), times the
+    link prior (FiFTuning.link_prior): what ranking a reached document adds to its fit."""
     residual: np.ndarray
     """Embedding of the subquery's words the anchor did not cover."""
 
@@ -67,6 +66,7 @@ def link_hop(
     components: Sequence[str],
     docs: Sequence[str],
     meter: CostMeter,
+    tuning: FiFTuning,
 ) -> LinkHop | None:
     """Score the linking nodes under the anchor components and the documents they reach."""
     graph = index.graph
@@ -77,14 +77,21 @@ def link_hop(
     sources = list(dict.fromkeys(s for found in linked.values() for s in found))
     vector_score = node_similarities(index, query, sources, meter)
     lexical = lexical_scores(index, subquery, sources)
-    score = {s: vector_score.get(s, -1.0) + LEXICAL_WEIGHT * lexical[s] for s in sources}
+    score = linking_scores(vector_score, lexical, tuning.lexical_weight)
     top = max(score.values())
     via = {doc: max(found, key=lambda s: score[s]) for doc, found in linked.items()}
-    prior = {doc: score[source] - top for doc, source in via.items()}
+    prior = {doc: tuning.link_prior * (score[source] - top) for doc, source in via.items()}
     residual = residual_text(subquery, [full_text(index, c) for c in components])
     with meter.timed("embedding"):
         residual_vector = index.embed_query(residual)
     return LinkHop(via, prior, residual_vector)
+
+
+def linking_scores(
+    cosine: Mapping[str, float], lexical: Mapping[str, float], weight: float
+) -> dict[str, float]:
+    """Return each linking node's cosine plus `weight` times its BM25 among the linking nodes."""
+    return {node: cosine.get(node, -1.0) + weight * value for node, value in lexical.items()}
 
 
 def node_similarities(

@@ -26,7 +26,6 @@ from tools.llm_calls import StructuredCaller
 
 ANSWER_CHARS = 200
 LOOKAHEAD_COMPONENTS = 3
-HOP_MARGIN = 0.15
 
 
 @dataclass
@@ -109,21 +108,21 @@ def judge_offline(
     best = components[0]["score"]
     hop = step["strategy"]["doc_mode"] == "neighbors"
     # A hop's target answers the part of Q its anchor left open, so it matches Q less.
-    needed = context.success_score - (HOP_MARGIN if hop else 0.0)
+    needed = context.tuning.success_score - (context.tuning.hop_margin if hop else 0.0)
     if best < needed:
         return Verdict(False, False, f"best score {best:.2f} < {needed:.2f}")
     covered = chain_coverage(index, history, step)
     reason = f"best score {best:.2f}, coverage {covered:.0%}"
     if hop:
-        answerable = covered >= context.min_coverage
+        answerable = covered >= context.tuning.min_coverage
         if not answerable:
             return Verdict(False, False, reason + " along the chain: the hop missed")
     else:
         onward = onward_link(index, question, step, meter)
-        follow = onward is not None and onward[1] >= context.link_follow_score
+        follow = onward is not None and onward[1] >= context.tuning.link_follow_score
         if follow and onward is not None:
             reason += f"; evidence links on to {index.graph.title(onward[0])!r} ({onward[1]:.2f})"
-        elif covered < context.min_coverage:
+        elif covered < context.tuning.min_coverage:
             return Verdict(False, False, reason + ": too little of the subquery is covered")
         answerable = not follow
     updates = _updates(index, subqueries, step, answerable, context, meter)
@@ -157,7 +156,7 @@ def _updates(
     for subquery, vector in zip(others, vectors, strict=True):
         scores = best_per_parent(index, vector, [top], "subcomponent", meter)
         score = scores.get(top, (-1.0, ""))[0]
-        if score >= context.success_score + 0.15:
+        if score >= context.tuning.success_score + context.tuning.also_answers_margin:
             updates.append({**subquery, "status": "answerable", "answer": answer})
     return updates
 

@@ -35,9 +35,8 @@ def reranker(state: FiFState, runtime: Runtime[Context]) -> RerankerUpdate:
     index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     subqueries = [s["text"] for s in state.get("subqueries", [])]
     offline, scores = chain_ranking(
-        index, state["question"], subqueries, candidates, context.top_k, meter,
-        context.first_hop_slots,
-    )  # fmt: skip
+        index, state["question"], subqueries, candidates, context.top_k, meter, context.tuning
+    )
     decided = decide(
         state,
         context,

@@ -14,14 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from nodes.hop import LinkHop, link_hop
-from state.context import SearchMode
 from state.fif_state import Found, StepRecord, Strategy
+from state.tuning import FiFTuning, SearchMode
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.search import Granularity, score_nodes, score_vec
-
-LINK_PRIOR = 3.0
-"""Weight of the linking node's match when ranking documents reached by a link."""
 
 Selector = Callable[[str, list[str], int], list[tuple[str, float]]]
 """(stage, candidate ids, how many to keep) -> kept (id, score), best first."""
@@ -82,29 +79,29 @@ def document_stage(
     shortlist: int,
     select: Selector,
     meter: CostMeter,
-    mode: SearchMode = "dense",
+    tuning: FiFTuning,
 ) -> tuple[list[Found], LinkHop | None]:
     """Choose documents; a neighbors hop also returns how it reached each of them.
 
-    A global stage ranks documents by `mode` (see `global_documents`).
+    A global stage ranks documents by `tuning.global_search` (see `global_documents`).
     """
     granularity = strategy["granularity"]
     if strategy["doc_mode"] == "neighbors":
         if region is None:
             return [], None
         components = [n for n in region.sources if index.graph.node(n).layer == 1]
-        hop = link_hop(index, subquery, query, components, region.docs, meter)
+        hop = link_hop(index, subquery, query, components, region.docs, meter, tuning)
         if hop is None:
             return [], None
         docs = [d for d in hop.via if index.in_scope(d)]
         if not docs:
             return [], None
         fit = best_per_parent(index, hop.residual, docs, granularity, meter)
-        ranked = sorted(docs, key=lambda d: (-(fit[d][0] + LINK_PRIOR * hop.prior[d]), d))[:keep]
+        ranked = sorted(docs, key=lambda d: (-(fit[d][0] + hop.prior[d]), d))[:keep]
         own = best_per_parent(index, query, ranked, granularity, meter)
         return [_found(d, d, "document", own[d][0], own[d][1]) for d in ranked], hop
     pool = shortlist if strategy["doc_mode"] == "llm" else keep
-    found = global_documents(index, subquery, query, granularity, pool, mode, meter)
+    found = global_documents(index, subquery, query, granularity, pool, tuning.global_search, meter)
     if strategy["doc_mode"] == "llm":
         found = _reselect(found, select("document", [f["id"] for f in found], keep))
     return found[:keep], None
@@ -175,9 +172,7 @@ def component_stage(
         rank = {c: scored[c][0] for c in scored}
     else:
         fit = component_scores(index, hop.residual, components, meter)
-        rank = {
-            c: fit[c][0] + LINK_PRIOR * hop.prior.get(index.graph.node(c).doc_id, 0.0) for c in fit
-        }
+        rank = {c: fit[c][0] + hop.prior.get(index.graph.node(c).doc_id, 0.0) for c in fit}
     found = []
     for component in sorted(rank, key=lambda c: (-rank[c], c)):
         view = index.graph.node(component)

@@ -42,7 +42,7 @@ def traverser(state: FiFState, runtime: Runtime[Context]) -> TraverserUpdate:
     keep_docs, keep_components = context.docs_per_hop, context.components_per_hop
     documents, hop = document_stage(index, subquery, vector, strategy, region, keep_docs,
                                     context.shortlist_k, select, meter,
-                                    context.global_search)  # fmt: skip
+                                    context.tuning)  # fmt: skip
     components = component_stage(index, vector, strategy, documents, hop, keep_components,
                                  context.shortlist_k, select, meter)  # fmt: skip
     step = pending_record(len(history), action, documents, components, notes, meter)

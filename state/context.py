@@ -11,9 +11,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from state.tuning import FiFTuning
+
 Backend = Literal["offline", "openai", "local"]
-SearchMode = Literal["dense", "sparse", "hybrid"]
-"""How a global search ranks: dense vectors, BM25, or both fused by reciprocal rank."""
 PriceTable = dict[str, tuple[float, float]]
 """Model name → (USD per million input tokens, USD per million output tokens)."""
 
@@ -49,15 +49,6 @@ class Context(BaseModel):
     top_k: int = Field(10, ge=1, le=100, description="Components in the final ranking.")
     shortlist_k: int = Field(30, ge=1, le=200, description="Vector shortlist before LLM selection.")
     docs_per_hop: int = Field(20, ge=1, le=50, description="Documents kept by a document stage.")
-    global_search: SearchMode = Field(
-        "hybrid",
-        description="How a global document stage ranks documents: dense, sparse (BM25) or "
-        "hybrid (both, fused by reciprocal rank); found documents keep their dense scores.",
-    )
-    """Chosen on the tuning halves (evals.halves) of both dev bundles: sparse and hybrid beat
-    dense on HotpotQA's (all-gold@10 0.90 / 0.87 vs 0.82) and tie with it on OTT-QA's (0.78 /
-    0.76 vs 0.77); sparse leads hybrid by one or two questions, inside the paired interval,
-    and hybrid keeps the vector signal that image-only and paraphrased questions need."""
     components_per_hop: int = Field(20, ge=1, le=50, description="Components kept per traversal.")
 
     max_steps: int = Field(8, ge=1, le=50, description="Budget: traversals per run.")
@@ -77,32 +68,9 @@ class Context(BaseModel):
         2, ge=1, le=10, description="Distinct failed anchors that trigger a replan."
     )
     max_subqueries: int = Field(5, ge=1, le=10, description="Subqueries in the initial plan.")
-    first_hop_slots: int = Field(
-        0,
-        ge=0,
-        le=10,
-        description="Offline reranker: how many of the strongest first-step finds keep a "
-        "place in the top k however many link chains outrank them.",
-    )
-    """0 on the tuning halves: keeping 2, 3 or 5 cost all-gold@10 on both bundles (OTT-QA
-    -0.9/-3.6/-4.5 points, HotpotQA -2.6 each) and gained no R@10 there."""
-    success_score: float = Field(
-        0.45, ge=-1.0, le=1.0, description="Offline evaluator: best score counted as success."
-    )
-
-    min_coverage: float = Field(
-        0.5,
-        ge=0.0,
-        le=1.0,
-        description="Offline evaluator: share of the subquery's words the "
-        "top components must contain to count as a success.",
-    )
-    link_follow_score: float = Field(
-        0.3,
-        ge=-1.0,
-        le=1.0,
-        description="Offline evaluator: a linked document this relevant "
-        "to the question means the hop is not finished.",
+    tuning: FiFTuning = Field(
+        default_factory=FiFTuning,
+        description="FiF's tuned constants (state.tuning): what each trades, how it was chosen.",
     )
 
     no_backtracking: bool = Field(False, description="Ablation: never re-anchor.")
@@ -187,7 +155,26 @@ def setting_error(source: str, value: str, reason: str) -> ValidationError:
     return ValidationError.from_exception_data(Context.__name__, [details])
 
 
-ENV_PARSERS: dict[str, Callable[[str, str], Any]] = {"price_table": price_table_from}
+def tuning_from(value: str, source: str) -> dict[str, Any]:
+    """Parse FIF_TUNING, a JSON object of FiFTuning fields (`{"chain_margin": 0.1}`).
+
+    Raises:
+        ValidationError: One line naming `source`, if the text is not a JSON object.
+    """
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError as err:
+        example = '{"chain_margin": 0.1}'
+        raise setting_error(source, value, f"not JSON ({err.msg}); e.g. {example}") from err
+    if not isinstance(parsed, dict):
+        raise setting_error(source, value, "expected a JSON object of FiFTuning fields")
+    return parsed
+
+
+ENV_PARSERS: dict[str, Callable[[str, str], Any]] = {
+    "price_table": price_table_from,
+    "tuning": tuning_from,
+}
 """Context fields whose environment value is structured, with their (value, variable) parser."""
 
 

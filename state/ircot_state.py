@@ -14,8 +14,9 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 
 from pydantic import Field
 
-from state.context import Context, SearchMode
+from state.context import Context
 from state.fif_state import Ranked, add_costs
+from state.tuning import SearchMode
 
 IrcotNode = Literal["retriever", "reasoner", "ranker"]
 

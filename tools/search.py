@@ -18,7 +18,7 @@ from typing import Literal, get_args
 
 import numpy as np
 
-from state.context import SearchMode
+from state.tuning import SearchMode
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.index import Hit

@@ -1,0 +1,109 @@
+"""FiF's tuned constants in one object: what each trades, and how it was chosen.
+
+`Context.tuning` holds one (`Context(tuning=FiFTuning(chain_margin=0.1))`, or
+`{"tuning": {...}}` from Studio). The protocol for changing a value: choose it on the tuning
+halves of both dev bundles (evals/halves.py), keep it only if it holds on both, and quote
+the reporting halves (benchmarks/halves_report.py). Values marked "inherited" predate that
+protocol; they were chosen on whole dev bundles and are the next to re-check.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SearchMode = Literal["dense", "sparse", "hybrid"]
+"""How a global search ranks: dense vectors, BM25, or both fused by reciprocal rank."""
+
+
+class FiFTuning(BaseModel):
+    """Every constant FiF's offline decisions were tuned with (see the module docstring)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    global_search: SearchMode = Field(
+        "hybrid",
+        description="How a global document stage ranks documents (found documents keep their "
+        "dense scores). Trades BM25's exact names against vectors' paraphrases. Tuning "
+        "halves: sparse and hybrid beat dense on HotpotQA's (all-gold@10 0.90 / 0.87 vs "
+        "0.82) and tie with it on OTT-QA's (0.78 / 0.76 vs 0.77); sparse leads hybrid by one "
+        "or two questions, inside the paired interval, and hybrid keeps the vector signal "
+        "that image-only and paraphrased questions need.",
+    )
+    first_hop_slots: int = Field(
+        0,
+        ge=0,
+        le=10,
+        description="Reranker: places of the top k kept for the strongest first-step finds "
+        "however many link chains outrank them. Trades chain targets against single hits. "
+        "Tuning halves: 2, 3 or 5 cost all-gold@10 on both bundles (OTT-QA -0.9/-3.6/-4.5 "
+        "points, HotpotQA -2.6) and gained no R@10 there, so 0.",
+    )
+    success_score: float = Field(
+        0.45,
+        ge=-1.0,
+        le=1.0,
+        description="Evaluator: best cosine counted as a success. Higher escalates sooner "
+        "(more steps, more LLM calls). Inherited.",
+    )
+    min_coverage: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Evaluator: share of the subquery's content terms the top components "
+        "must contain to count as a success. Higher hops further. Inherited.",
+    )
+    link_follow_score: float = Field(
+        0.3,
+        ge=-1.0,
+        le=1.0,
+        description="Evaluator: a linked document this relevant to the question means the "
+        "hop is not finished. Lower follows more links. Inherited.",
+    )
+    hop_margin: float = Field(
+        0.15,
+        ge=0.0,
+        le=1.0,
+        description="Evaluator: how much lower success_score is for a neighbors hop (its "
+        "target need only fit the residual question). Inherited.",
+    )
+    also_answers_margin: float = Field(
+        0.15,
+        ge=0.0,
+        le=1.0,
+        description="Evaluator: a step's top component also answers another open subquery "
+        "when it scores success_score plus this much for it. Inherited.",
+    )
+    link_prior: float = Field(
+        3.0,
+        ge=0.0,
+        description="Traversal: weight of the linking row's match when ranking documents a "
+        "link reached; high trusts the row, low trusts the target's own fit. Inherited.",
+    )
+    lexical_weight: float = Field(
+        0.05,
+        ge=0.0,
+        description="Link hops: weight of a linking row's BM25 match (among the linking "
+        "rows) next to its cosine; a row repeating the question's rare values wins. "
+        "Inherited.",
+    )
+    chain_margin: float = Field(
+        0.05,
+        ge=0.0,
+        description="Reranker: a chain ranks as a unit only if it beats its better member "
+        "alone by this much (summed over facets), so a weak link target cannot ride on a "
+        "strong source past the next single hit. Inherited (0.1 cost all-gold@10).",
+    )
+    path_weight: float = Field(
+        1.0,
+        ge=0.0,
+        description="Reranker: weight of how far a chain's linking row trails the best "
+        "linking row. Inherited.",
+    )
+    residual_weight: float = Field(
+        1.0,
+        ge=0.0,
+        description="Reranker: weight of how well a chain's target fits what its source "
+        "leaves of the question. Inherited.",
+    )
