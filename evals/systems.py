@@ -1,6 +1,6 @@
 """The systems an evaluation compares, all behind one `retrieve(example)` interface.
 
-Every system (dense, sparse and hybrid single-shot, FiF, its ablations, LILaC) is built by
+Every system (dense, sparse and hybrid single-shot, FiF, LILaC, ReAgent and their ablations) is
 a factory from one `RunConfig`, so a comparison runs them on the same index with the same
 settings. The graphs are imported inside their factories: importing LILaC's compiles its
 graph, which a dense-only run need not pay for.
@@ -175,6 +175,25 @@ def _lilac(config: RunConfig) -> System:
     return GraphSystem("lilac", ask_lilac, context)
 
 
+REAGENT_ABLATIONS: dict[str, dict[str, Any]] = {
+    "reagent": {},
+    "reagent-no-backtracking": {"no_backtracking": True},
+    "reagent-local-only": {"global_backtracking": False},
+    "reagent-depth-1": {"backtrack_depth": 1},
+    "reagent-1-subquestion": {"max_subqueries": 1},
+    "reagent-3-subquestions": {"max_subqueries": 3},
+}
+"""ReAgent and its ablations (seed 004, §5.3) → the ReAgentContext fields they set."""
+
+
+def _reagent(name: str, config: RunConfig) -> System:
+    from graph_agent.reagent_graph import ask_reagent
+    from state.reagent_state import ReAgentContext
+
+    fields = {**make_context(config).model_dump(), **REAGENT_ABLATIONS[name]}
+    return GraphSystem(name, ask_reagent, ReAgentContext(**fields))
+
+
 SYSTEMS: dict[str, SystemFactory] = {
     "dense": partial(_single_shot, "dense"),
     "sparse": partial(_single_shot, "sparse"),
@@ -182,6 +201,7 @@ SYSTEMS: dict[str, SystemFactory] = {
     "fif": partial(_fif, "fif"),
     **{name: partial(_fif, name) for name in ABLATIONS},
     "lilac": _lilac,
+    **{name: partial(_reagent, name) for name in REAGENT_ABLATIONS},
 }
 """Every system the runner knows, by name; tests register fakes here."""
 
