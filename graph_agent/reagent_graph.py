@@ -19,7 +19,6 @@ from typing import Any, Literal
 
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
-from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
 from graph_agent.api import RunResult
@@ -42,13 +41,13 @@ ROUND_CLOSERS = ("retriever", "supervisor")
 """What runs next at a checkpoint that closes a round (after the decomposer or verifier)."""
 
 
-def after_verifier(
-    state: ReAgentState, runtime: Runtime[ReAgentContext]
-) -> Literal["retriever", "supervisor"]:
-    """Re-query the pending sub-questions while rounds are left, else go to the supervisor."""
-    if state.get("pending") and state.get("step", 0) < runtime.context.max_steps:
-        return "retriever"
-    return "supervisor"
+def after_verifier(state: ReAgentState) -> Literal["retriever", "supervisor"]:
+    """Re-query the pending sub-questions, else go to the supervisor.
+
+    The verifier only leaves sub-questions pending while rounds are left (`max_steps`), so
+    the route needs no context; a fork applied with `update_state` can run it.
+    """
+    return "retriever" if state.get("pending") else "supervisor"
 
 
 def build_reagent_graph() -> StateGraph[
