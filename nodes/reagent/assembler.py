@@ -1,7 +1,7 @@
 """ReAgent's answer assembler A_A: rank the surviving assertions' evidence, then the rest.
 
 The ranking puts the components behind the assertions that survived verification first
-(by sub-question, then by their fused score), then every other retrieved component by its
+(by their fused score), then every other retrieved component by its
 reciprocal-rank fusion over the sub-questions' evidence lists. When asked, the answer is
 written from the top components by the toolkit's answerer (LLM or offline extract); when no
 consistent knowledge remains, the run says so instead of answering.

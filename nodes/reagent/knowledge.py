@@ -6,7 +6,7 @@ row's key cell for a table row), the value the numbers the sentence states that 
 sub-question does not, and the attribute the content word just before the first of them
 ("died in 1906" → attribute "died", value "1906"). Two assertions contradict when they
 fill the same slot with disjoint values; an assertion is unsupported when its evidence
-lacks most of the sub-question's key terms (seed 004, §4.4: SAT(Φ) fails).
+mentions none of the sub-question's key terms (seed 004, §4.4: SAT(Φ) fails).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from nodes.lexical import STOPWORDS, content_words, coverage
+from nodes.lexical import STOPWORDS, content_words, coverage, stems
 from state.reagent_state import Assertion
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -83,9 +83,25 @@ def offline_assertion(
     }
 
 
+def key_terms(subquestion: str) -> list[str]:
+    """Return what a sub-question names: capitalised words after its first word, and numbers."""
+    words = _WORD.findall(subquestion)
+    named = [w for w in words[1:] if w[0].isupper() or w[0].isdigit()]
+    return [w.lower() for w in named if w.lower() not in STOPWORDS]
+
+
 def supported(assertion: Assertion, subquestion: str, min_coverage: float) -> bool:
-    """Tell whether the assertion's evidence holds enough of the sub-question's key terms."""
-    return coverage(subquestion, f"{assertion['entity']} {assertion['text']}") >= min_coverage
+    """Tell whether the assertion's evidence mentions what the sub-question is about.
+
+    An assertion is unsupported when all the names and numbers the sub-question gives are
+    absent from its evidence (document title included); a sub-question naming nothing
+    needs `min_coverage` of its content words instead.
+    """
+    evidence = f"{assertion['entity']} {assertion['text']}"
+    named = key_terms(subquestion)
+    if named:
+        return bool(stems(named) & stems(content_words(evidence)))
+    return coverage(subquestion, evidence) >= min_coverage
 
 
 def slot_contradicts(first: Assertion, second: Assertion) -> bool:

@@ -99,13 +99,14 @@ def test_without_backtracking_the_conflict_is_kept_and_nothing_is_re_queried(con
     assert state["rejected"] == []
 
 
-def test_backtracking_depth_bounds_the_re_queries(context):
+def test_backtracking_depth_zero_retracts_without_re_querying(context):
     deep = run(context, MUSEUM_QUESTION, BIRTH_QUESTION)["state"]
-    shallow = run(
-        context.model_copy(update={"backtrack_depth": 1}), MUSEUM_QUESTION, BIRTH_QUESTION
-    )
-    assert len(steps(deep, "retriever")) == 3
-    assert len(steps(shallow["state"], "retriever")) == 2
+    update = {"backtrack_depth": 0}
+    shallow = run(context.model_copy(update=update), MUSEUM_QUESTION, BIRTH_QUESTION)["state"]
+    assert len(steps(deep, "retriever")) == 2
+    assert len(steps(shallow, "retriever")) == 1
+    assert f"{OPENED_1967}::s0" in shallow["rejected"]
+    assert [a["evidence"][0] for a in shallow["knowledge"]["q0"]] == [OPENED_1934]
 
 
 def cross_agent(context: ReAgentContext, **update: Any) -> dict[str, Any]:
