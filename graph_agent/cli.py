@@ -41,6 +41,7 @@ AblationOpt = Annotated[
 VisionOpt = Annotated[
     bool | None, typer.Option("--vision/--no-vision", help="Send images to the chat model.")
 ]
+SystemOpt = Annotated[str, typer.Option(help="fif | reagent (the ReAgent graph, seed 004).")]
 PriceTableOpt = Annotated[
     str | None,
     typer.Option(help="JSON or a JSON file: model -> \\[usd_in, usd_out] per million tokens."),
@@ -134,14 +135,8 @@ def search(
     if mode not in SEARCH_MODES:
         raise typer.BadParameter(f"{mode!r}: use {', '.join(SEARCH_MODES)}")
     corpus_index = open_index(str(index), chroma_url)
-    results = dense_search(
-        corpus_index,
-        question,
-        granularity,
-        k,
-        mode=mode,
-        rrf_k=rrf_k,  # type: ignore[arg-type]
-    )
+    # both strings were checked against their Literal choices just above
+    results = dense_search(corpus_index, question, granularity, k, mode=mode, rrf_k=rrf_k)  # type: ignore[arg-type]
     if as_json:
         fields = ("component_id", "doc_id", "type", "score")
         rows = [(r.node_id, r.doc_id, r.kind, round(r.score, 4)) for r in results]
@@ -166,13 +161,17 @@ def ask(
     vision: VisionOpt = None,
     price_table: PriceTableOpt = None,
     chroma_url: ChromaOpt = None,
+    system: SystemOpt = "fif",
     as_json: JsonOpt = False,
 ) -> None:
-    """Run FiF on a question; print the ranking, the step trace and the cost."""
-    from graph_agent.replay import ask_checkpointed
-    from state.context import Context, price_table_from
+    """Run FiF (or another system) on a question; print the ranking, trace and cost."""
+    from graph_agent.replay import ASK_SYSTEMS
+    from state.context import price_table_from
     from tools.corpus_index import open_index
 
+    if system not in ASK_SYSTEMS:
+        raise typer.BadParameter(f"{system!r}: use {' | '.join(ASK_SYSTEMS)}")
+    context_class, ask_system = ASK_SYSTEMS[system]
     overrides = {
         "index_dir": str(index),
         "backend": backend,
@@ -187,9 +186,9 @@ def ask(
         "price_table": price_table_from(price_table, "--price-table") if price_table else None,
         **{name: True for name in ablation or []},
     }
-    context = Context.from_env(overrides)
+    context = context_class.from_env(overrides)
     corpus_index = open_index(str(index), chroma_url)
-    result = ask_checkpointed(question, context, thread)
+    result = ask_system(question, context, thread)
     err.print(f"thread: {result.thread_id}", highlight=False)
     if as_json:
         _print_json_result(result)
@@ -198,17 +197,8 @@ def ask(
 
 
 def _print_json_result(result: RunResult) -> None:
-    out.print_json(
-        json.dumps(
-            {
-                "ranking": result.ranking,
-                "answer": result.answer,
-                "trace": result.history,
-                "cost": result.cost,
-                "thread_id": result.thread_id,
-            }
-        )
-    )
+    fields = {"ranking": result.ranking, "answer": result.answer, "trace": result.history}
+    out.print_json(json.dumps({**fields, "cost": result.cost, "thread_id": result.thread_id}))
 
 
 def _print_result(corpus_index: CorpusIndex, result: RunResult) -> None:
@@ -227,14 +217,17 @@ def replay(
     resume: Annotated[bool, typer.Option("--resume/--list", help="Continue the run.")] = False,
     fork: Annotated[str | None, typer.Option(help="Checkpoint id to fork from.")] = None,
     backend: Annotated[str | None, typer.Option(help="Override the backend for the rerun.")] = None,
+    system: SystemOpt = "fif",
     as_json: JsonOpt = False,
 ) -> None:
-    """List a thread's checkpoints, or resume it, or fork it from a checkpoint."""
+    """List a thread's checkpoints (forks marked), or resume it, or fork it (FiF)."""
     from graph_agent import replay as replays
     from tools.corpus_index import open_index
 
+    if system != "fif" and (resume or fork):
+        raise typer.BadParameter(f"--resume/--fork replay FiF threads; {system} threads list only")
     if not resume and fork is None:
-        rows = replays.list_checkpoints(index, thread)
+        rows = replays.list_checkpoints(index, thread, system)
         if as_json:
             out.print_json(json.dumps([row.__dict__ for row in rows]))
         else:

@@ -75,6 +75,9 @@ def build_summary(console: Console, errors: Console, manifest: Manifest) -> None
 
 def trace(console: Console, steps: Sequence[dict[str, object]]) -> None:
     """Print the step trace: subquery, strategy, anchor, success and the evaluator's reason."""
+    if steps and "strategy" not in steps[0]:
+        node_trace(console, steps)
+        return
     table = Table(title="Trace")
     for column in ("step", "subquery", "strategy", "anchor", "success", "reason"):
         table.add_column(column, overflow="fold")
@@ -90,6 +93,17 @@ def trace(console: Console, steps: Sequence[dict[str, object]]) -> None:
             mark,
             escape(str(step.get("reason", ""))),
         )
+    console.print(table)
+
+
+def node_trace(console: Console, steps: Sequence[dict[str, object]]) -> None:
+    """Print a trace of node records (ReAgent, LILaC): node, who decided, and why."""
+    table = Table(title="Trace")
+    for column in ("node", "decided by", "reason"):
+        table.add_column(column, overflow="fold")
+    for step in steps:
+        reason = escape(str(step.get("reason", "")))
+        table.add_row(str(step["node"]), str(step.get("decided_by", "")), reason)
     console.print(table)
 
 
@@ -122,14 +136,18 @@ def cost(console: Console, tally: dict[str, float], latency_ms: float) -> None:
 def checkpoints(console: Console, rows: Sequence[CheckpointInfo]) -> None:
     """Print a thread's checkpoints with the action taken at each."""
     table = Table(title="Checkpoints (oldest first)")
-    for column in ("checkpoint_id", "step", "traversals", "last action", "next"):
+    for column in ("checkpoint_id", "parent", "step", "traversals", "last action", "next"):
         table.add_column(column, overflow="fold")
+    previous = None
     for row in rows:
+        forked = row.parent_id is not None and row.parent_id != previous
         table.add_row(
             row.checkpoint_id,
+            f"fork of {row.parent_id}" if forked else "",
             str(row.step),
             str(row.traversals),
             escape(row.last_action),
             ", ".join(row.next_nodes) or "(done)",
         )
+        previous = row.checkpoint_id
     console.print(table)

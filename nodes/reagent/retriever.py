@@ -127,6 +127,54 @@ def _trace(deciders: dict[str, str], notes: list[str], step: int, asserted: int)
     return record("retriever", decided_by, reason, EXTRACT_VERSION, step=step, agents=deciders)
 
 
+def read_assertion(
+    index: CorpusIndex, subquestion: SubQuestion, item: Evidence, step: int
+) -> Assertion:
+    """Read the offline assertion of one evidence item: its matched sentence/row and slot."""
+    unit = index.graph.node(item["unit"])
+    return offline_assertion(
+        agent=agent_name(subquestion["index"]),
+        subquestion=subquestion["index"],
+        subquestion_text=subquestion["text"],
+        title=index.graph.title(item["doc_id"]),
+        unit_text=unit.text,
+        unit_is_row=unit.kind == "row",
+        evidence=[item["component_id"], item["unit"]],
+        step=step,
+    )
+
+
+def llm_assertions(
+    caller: StructuredCaller,
+    index: CorpusIndex,
+    subquestion: SubQuestion,
+    candidates: list[Evidence],
+    limit: int,
+    step: int,
+    meter: CostMeter,
+) -> list[Assertion]:
+    """Ask the chat model which claims the numbered evidence makes about the sub-question."""
+    shown = candidates[:EXTRACT_CANDIDATES]
+    passages = "\n".join(f"[{n}] {passage(index, e)}" for n, e in enumerate(shown, start=1))
+    answer = caller.call(
+        Assertions,
+        EXTRACT_SYSTEM.format(max_assertions=limit),
+        EXTRACT_USER.format(evidence=passages, subquestion=subquestion["text"]),
+        meter,
+        validate=lambda a: _check_numbers(a, len(shown)),
+    )
+    return [
+        {
+            **read_assertion(index, subquestion, shown[a.evidence - 1], step),
+            "entity": a.entity,
+            "attribute": a.attribute.lower(),
+            "value": a.value,
+            "text": a.statement,
+        }
+        for a in answer.assertions[:limit]
+    ]
+
+
 def _assertions(
     state: ReAgentState,
     context: ReAgentContext,
@@ -137,46 +185,14 @@ def _assertions(
     meter: CostMeter,
 ) -> Decision[list[Assertion]]:
     """Read the agent's new assertions from its usable evidence, by LLM or offline."""
-    agent = agent_name(subquestion["index"])
     candidates = usable(evidence, set(state.get("rejected", [])))
     limit = min(context.assertions_per_agent, MAX_ASSERTIONS)
 
-    def read(item: Evidence) -> Assertion:
-        unit = index.graph.node(item["unit"])
-        return offline_assertion(
-            agent=agent,
-            subquestion=subquestion["index"],
-            subquestion_text=subquestion["text"],
-            title=index.graph.title(item["doc_id"]),
-            unit_text=unit.text,
-            unit_is_row=unit.kind == "row",
-            evidence=[item["component_id"], item["unit"]],
-            step=step,
-        )
-
     def offline() -> list[Assertion]:
-        return [read(item) for item in candidates[:limit]]
+        return [read_assertion(index, subquestion, item, step) for item in candidates[:limit]]
 
     def llm(caller: StructuredCaller) -> list[Assertion]:
-        shown = candidates[:EXTRACT_CANDIDATES]
-        passages = "\n".join(f"[{n}] {passage(index, e)}" for n, e in enumerate(shown, start=1))
-        answer = caller.call(
-            Assertions,
-            EXTRACT_SYSTEM.format(max_assertions=limit),
-            EXTRACT_USER.format(evidence=passages, subquestion=subquestion["text"]),
-            meter,
-            validate=lambda a: _check_numbers(a, len(shown)),
-        )
-        return [
-            {
-                **read(shown[a.evidence - 1]),
-                "entity": a.entity,
-                "attribute": a.attribute.lower(),
-                "value": a.value,
-                "text": a.statement,
-            }
-            for a in answer.assertions[:limit]
-        ]
+        return llm_assertions(caller, index, subquestion, candidates, limit, step, meter)
 
     decision = decide(state, context, meter, llm, offline)
     return Decision(_distinct(decision.value), decision.decided_by, decision.note)
