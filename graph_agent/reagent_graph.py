@@ -123,6 +123,19 @@ def fork_for_rollback(compiled: Any, config: dict[str, Any], final: dict[str, An
     return compiled.update_state(target.config, update, as_node="verifier")
 
 
+def _run_with_rollbacks(
+    compiled: Any, inputs: dict[str, Any], config: dict[str, Any], context: ReAgentContext
+) -> dict[str, Any]:
+    """Run the graph, forking from an earlier round each time the supervisor asks to."""
+    compiled.invoke(inputs, config=config, context=context)
+    final: dict[str, Any] = compiled.get_state(config).values
+    while final.get("rollback"):
+        fork = fork_for_rollback(compiled, config, final)
+        compiled.invoke(None, config=fork, context=context)
+        final = compiled.get_state(config).values
+    return final
+
+
 def ask_reagent(
     question: str,
     context: ReAgentContext,
@@ -139,14 +152,11 @@ def ask_reagent(
     inputs: dict[str, Any] = {"question": question}
     if subquestions:
         inputs["subquestions"] = subquestions
-    compiled.invoke(inputs, config=config, context=context)
-    final = compiled.get_state(config).values
-    while final.get("rollback"):
-        fork = fork_for_rollback(compiled, config, final)
-        compiled.invoke(None, config=fork, context=context)
-        final = compiled.get_state(config).values
-    if checkpointer is None:
-        _MEMORY.delete_thread(thread_id)
+    try:
+        final = _run_with_rollbacks(compiled, inputs, config, context)
+    finally:
+        if checkpointer is None:  # the shared in-memory saver keeps no finished thread
+            _MEMORY.delete_thread(thread_id)
     return RunResult(
         ranking=list(final.get("ranking", [])),
         answer=final.get("answer"),

@@ -125,3 +125,14 @@ def test_the_llm_verifier_can_reject_an_assertion(reagent_index_dir):
     assert list(verifier["detail"]["verdicts"].values()) == ["unsupported"]
     assembler = next(step for step in result.history if step["node"] == "assembler")
     assert assembler["detail"]["surviving"] == []
+
+
+def test_the_llm_call_budget_sends_later_agents_offline(reagent_index_dir):
+    model = Scripted(replies=['{"sub_questions": ["When was the Curie Museum opened?"]}'])
+    context = llm_context(reagent_index_dir, model, max_llm_calls=1)
+    result = ask_reagent(MUSEUM_QUESTION, context)
+    by_node = {step["node"]: step for step in result.history}
+    assert by_node["decomposer"]["decided_by"] == "llm"
+    assert by_node["retriever"]["decided_by"] == "offline-fallback"
+    assert "LLM budget used up" in by_node["retriever"]["reason"]
+    assert result.cost["llm_calls"] == 1
