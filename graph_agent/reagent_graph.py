@@ -81,8 +81,12 @@ def compile_reagent_graph(checkpointer: Any = None) -> Any:
 
 graph = compile_reagent_graph()
 _MEMORY = InMemorySaver()
-_checkpointed = compile_reagent_graph(_MEMORY)
 """Global backtracking forks checkpoints, so runs without a caller's saver use this one."""
+
+
+def with_checkpointer(checkpointer: Any) -> Any:
+    """Return the compiled graph bound to a checkpointer (a shallow copy, no recompiling)."""
+    return graph.copy({"checkpointer": checkpointer})
 
 
 def round_checkpoint(compiled: Any, config: dict[str, Any], to_step: int) -> Any:
@@ -145,7 +149,7 @@ def ask_reagent(
     subquestions: list[SubQuestion] | None = None,
 ) -> RunResult:
     """Run ReAgent on one question; global backtracks fork the thread's checkpoints."""
-    compiled = _checkpointed if checkpointer is None else compile_reagent_graph(checkpointer)
+    compiled = with_checkpointer(_MEMORY if checkpointer is None else checkpointer)
     thread_id = thread_id or uuid.uuid4().hex
     config: dict[str, Any] = {"configurable": {"thread_id": thread_id}}
     started = time.perf_counter()

@@ -22,7 +22,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from graph_agent.api import RunResult, result_from_state
 from graph_agent.graph import compile_graph
-from graph_agent.reagent_graph import ask_reagent, compile_reagent_graph
+from graph_agent.reagent_graph import ask_reagent, with_checkpointer
 from state.context import Context
 from state.reagent_state import ReAgentContext
 from tools.errors import ConfigError
@@ -83,7 +83,7 @@ ASK_SYSTEMS: dict[str, tuple[type[Context], AskFunction]] = {
 """System name → (its Context class, its checkpointed ask function), for `fif ask --system`."""
 REPLAY_GRAPHS: dict[str, Callable[[Any], Any]] = {
     "fif": compile_graph,
-    "reagent": compile_reagent_graph,
+    "reagent": with_checkpointer,
 }
 """System name → the compile function whose graph reads that system's checkpoints."""
 
