@@ -154,7 +154,8 @@ class ReAgentState(TypedDict, total=False):
     step: int
     """The current round: 0 after decomposition, +1 per retrieval (retriever)."""
     pending: list[int]
-    """Sub-questions the retriever queries next (decomposer, verifier, fork)."""
+    """Sub-questions the retriever queries next (decomposer, verifier, a rollback fork;
+    the retriever clears it)."""
     evidence: Annotated[dict[str, list[Evidence]], merge_lists]
     """Top-M fused evidence per sub-question index (retriever; a re-query replaces it)."""
     rejected: Annotated[list[str], union_ids]
