@@ -165,13 +165,13 @@ def ask(
     as_json: JsonOpt = False,
 ) -> None:
     """Run FiF (or another system) on a question; print the ranking, trace and cost."""
-    from graph_agent.replay import ASK_SYSTEMS
+    from graph_agent.replay import ASK_SYSTEMS, ask_function
     from state.context import price_table_from
     from tools.corpus_index import open_index
 
     if system not in ASK_SYSTEMS:
         raise typer.BadParameter(f"{system!r}: use {' | '.join(ASK_SYSTEMS)}")
-    context_class, ask_system = ASK_SYSTEMS[system]
+    context_class, ask_system = ASK_SYSTEMS[system][0], ask_function(system)
     overrides = {
         "index_dir": str(index),
         "backend": backend,

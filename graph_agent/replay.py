@@ -76,11 +76,20 @@ def ask_reagent_checkpointed(
 
 
 AskFunction = Callable[[str, Context, str | None], RunResult]
-ASK_SYSTEMS: dict[str, tuple[type[Context], AskFunction]] = {
-    "fif": (Context, ask_checkpointed),
-    "reagent": (ReAgentContext, ask_reagent_checkpointed),
+ASK_SYSTEMS: dict[str, tuple[type[Context], str]] = {
+    "fif": (Context, "ask_checkpointed"),
+    "reagent": (ReAgentContext, "ask_reagent_checkpointed"),
 }
-"""System name → (its Context class, its checkpointed ask function), for `fif ask --system`."""
+"""System name → (its Context class, the name of its checkpointed ask function in this
+module), for `fif ask --system`; names resolve at call time (see `ask_function`)."""
+
+
+def ask_function(system: str) -> AskFunction:
+    """Return the checkpointed ask function of a system, looked up when called."""
+    function: AskFunction = globals()[ASK_SYSTEMS[system][1]]
+    return function
+
+
 REPLAY_GRAPHS: dict[str, Callable[[Any], Any]] = {
     "fif": compile_graph,
     "reagent": with_checkpointer,
