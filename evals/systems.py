@@ -181,7 +181,7 @@ REAGENT_ABLATIONS: dict[str, dict[str, Any]] = {
     "reagent-local-only": {"global_backtracking": False},
     "reagent-depth-1": {"backtrack_depth": 1},
     "reagent-1-subquestion": {"max_subqueries": 1},
-    "reagent-3-subquestions": {"max_subqueries": 3},
+    "reagent-5-subquestions": {"max_subqueries": 5},
 }
 """ReAgent and its ablations (seed 004, §5.3) → the ReAgentContext fields they set."""
 
@@ -190,7 +190,8 @@ def _reagent(name: str, config: RunConfig) -> System:
     from graph_agent.reagent_graph import ask_reagent
     from state.reagent_state import ReAgentContext
 
-    fields = {**make_context(config).model_dump(), **REAGENT_ABLATIONS[name]}
+    # only the run's own settings: ReAgent's defaults (3 sub-questions) must not be overwritten
+    fields = {**make_context(config).model_dump(exclude_unset=True), **REAGENT_ABLATIONS[name]}
     return GraphSystem(name, ask_reagent, ReAgentContext(**fields))
 
 

@@ -31,7 +31,8 @@ def test_langgraph_json_serves_the_compiled_reagent_graph():
         ("reagent-local-only", "global_backtracking", False),
         ("reagent-depth-1", "backtrack_depth", 1),
         ("reagent-1-subquestion", "max_subqueries", 1),
-        ("reagent-3-subquestions", "max_subqueries", 3),
+        ("reagent-5-subquestions", "max_subqueries", 5),
+        ("reagent", "max_subqueries", 3),
     ],
 )
 def test_each_eval_system_sets_its_ablation_switch(reagent_index_dir, system, field, value):
