@@ -1,9 +1,9 @@
 """The systems an evaluation compares, all behind one `retrieve(example)` interface.
 
-Every system (dense, sparse and hybrid single-shot, FiF, its ablations, LILaC, IRCoT, MMAPG
-and its ablations) is built by a factory from one `RunConfig`, so a comparison runs them on
-the same index with the same settings. The graphs are imported inside their factories:
-importing LILaC's compiles its graph, which a dense-only run need not pay for.
+Every system (dense, sparse and hybrid single-shot, FiF, LILaC, IRCoT, MMAPG, ReAgent and
+their ablations) is built by a factory from one `RunConfig`, so a comparison runs them on the
+same index with the same settings. The graphs are imported inside their factories: importing
+LILaC's compiles its graph, which a dense-only run need not pay for.
 
 Conversational examples (MMCoQA turns with a non-empty `history`) are asked as the earlier turns'
 questions followed by the current one, one per line. No system here keeps dialogue state, and
@@ -237,6 +237,26 @@ def _mmapg(name: str, config: RunConfig) -> System:
     return GraphSystem(name, ask_mmapg, MMAPGContext(**settings), config)
 
 
+REAGENT_ABLATIONS: dict[str, dict[str, Any]] = {
+    "reagent": {},
+    "reagent-no-backtracking": {"no_backtracking": True},
+    "reagent-local-only": {"global_backtracking": False},
+    "reagent-depth-1": {"backtrack_depth": 1},
+    "reagent-1-subquestion": {"max_subqueries": 1},
+    "reagent-5-subquestions": {"max_subqueries": 5},
+}
+"""ReAgent and its ablations (seed 004, §5.3) → the ReAgentContext fields they set."""
+
+
+def _reagent(name: str, config: RunConfig) -> System:
+    from graph_agent.reagent_graph import ask_reagent
+    from state.reagent_state import ReAgentContext
+
+    # only the run's own settings: ReAgent's defaults (3 sub-questions) must not be overwritten
+    fields = {**make_context(config).model_dump(exclude_unset=True), **REAGENT_ABLATIONS[name]}
+    return GraphSystem(name, ask_reagent, ReAgentContext(**fields), config)
+
+
 SYSTEMS: dict[str, SystemFactory] = {
     "dense": partial(_single_shot, "dense"),
     "sparse": partial(_single_shot, "sparse"),
@@ -247,13 +267,18 @@ SYSTEMS: dict[str, SystemFactory] = {
     "ircot": partial(_ircot, "ircot"),
     "ircot-dense": partial(_ircot, "ircot-dense", search_mode="dense"),
     **{name: partial(_mmapg, name) for name in MMAPG_ABLATIONS},
+    **{name: partial(_reagent, name) for name in REAGENT_ABLATIONS},
 }
 """Every system the runner knows, by name; tests register fakes here."""
 
 
 def every_system() -> list[str]:
-    """Return what `--compare all` runs: every registered system but the ablations and variants."""
-    return [name for name in SYSTEMS if name not in ABLATIONS and name not in VARIANTS]
+    """Return what `--compare all` runs: every registered system but ablations and variants.
+
+    An ablation or variant is named `<system>-<what changes>` (fif-no-planner, ircot-dense,
+    reagent-depth-1); a system's own name has no hyphen.
+    """
+    return [name for name in SYSTEMS if "-" not in name]
 
 
 def make_system(name: str, config: RunConfig) -> System:

@@ -46,6 +46,9 @@ VisionOpt = Annotated[
     bool | None, typer.Option("--vision/--no-vision", help="Send images to the chat model.")
 ]
 SYSTEM_HELP = " | ".join(ASK_SYSTEMS)
+ReplaySystemOpt = Annotated[
+    str, typer.Option(help="Whose checkpoints: fif | reagent (resume and fork: fif).")
+]
 PriceTableOpt = Annotated[
     str | None,
     typer.Option(help="JSON or a JSON file: model -> \\[usd_in, usd_out] per million tokens."),
@@ -223,14 +226,17 @@ def replay(
     resume: Annotated[bool, typer.Option("--resume/--list", help="Continue the run.")] = False,
     fork: Annotated[str | None, typer.Option(help="Checkpoint id to fork from.")] = None,
     backend: Annotated[str | None, typer.Option(help="Override the backend for the rerun.")] = None,
+    system: ReplaySystemOpt = "fif",
     as_json: JsonOpt = False,
 ) -> None:
-    """List a thread's checkpoints, or resume it, or fork it from a checkpoint."""
+    """List a thread's checkpoints (forks marked), or resume it, or fork it (FiF)."""
     from graph_agent import replay as replays
     from tools.corpus_index import open_index
 
+    if system != "fif" and (resume or fork):
+        raise typer.BadParameter(f"--resume/--fork replay FiF threads; {system} threads list only")
     if not resume and fork is None:
-        rows = replays.list_checkpoints(index, thread)
+        rows = replays.list_checkpoints(index, thread, system)
         if as_json:
             out.print_json(json.dumps([row.__dict__ for row in rows]))
         else:

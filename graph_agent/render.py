@@ -156,14 +156,18 @@ def cost(console: Console, tally: dict[str, float], latency_ms: float) -> None:
 def checkpoints(console: Console, rows: Sequence[CheckpointInfo]) -> None:
     """Print a thread's checkpoints with the action taken at each."""
     table = Table(title="Checkpoints (oldest first)")
-    for column in ("checkpoint_id", "step", "traversals", "last action", "next"):
+    for column in ("checkpoint_id", "parent", "step", "traversals", "last action", "next"):
         table.add_column(column, overflow="fold")
+    previous = None
     for row in rows:
+        forked = row.parent_id is not None and row.parent_id != previous
         table.add_row(
             row.checkpoint_id,
+            f"fork of {row.parent_id}" if forked else "",
             str(row.step),
             str(row.traversals),
             escape(row.last_action),
             ", ".join(row.next_nodes) or "(done)",
         )
+        previous = row.checkpoint_id
     console.print(table)

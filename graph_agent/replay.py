@@ -1,7 +1,9 @@
-"""Checkpoints of FiF runs: a SQLite saver next to the index, listing, resuming and forking.
+"""Checkpoints of runs: a SQLite saver next to the index, listing, resuming and forking.
 
 Each run is a thread. The Context a thread ran with is stored in the checkpoint metadata,
 so a replay resumes or forks with the same settings unless the caller overrides them.
+Listing works for FiF and ReAgent threads (a ReAgent global backtrack shows as a fork:
+two checkpoints with the same parent), resuming and forking for FiF.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +21,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 
 from graph_agent.api import RunResult, result_from_state
 from graph_agent.graph import fif_graph
+from graph_agent.reagent_graph import with_checkpointer
 from state.context import Context
 from tools.errors import ConfigError
 from tools.manifest import CHECKPOINT_FILE
@@ -60,6 +63,13 @@ def ask_checkpointed(question: str, context: Context, thread_id: str | None = No
     return result_from_state(final, thread_id, (time.perf_counter() - started) * 1000.0)
 
 
+REPLAY_GRAPHS: dict[str, Callable[[Any], Any]] = {
+    "fif": fif_graph,
+    "reagent": with_checkpointer,
+}
+"""System name → the compile function whose graph reads that system's checkpoints."""
+
+
 @dataclass(frozen=True)
 class CheckpointInfo:
     """One checkpoint of a thread, with what had just happened and what runs next."""
@@ -70,12 +80,18 @@ class CheckpointInfo:
     last_action: str
     traversals: int
     created_at: str
+    parent_id: str | None = None
+    """The checkpoint this one follows; two with one parent are a fork."""
 
 
-def list_checkpoints(index_dir: str | Path, thread_id: str) -> list[CheckpointInfo]:
-    """Return a thread's checkpoints, oldest first."""
+def list_checkpoints(
+    index_dir: str | Path, thread_id: str, system: str = "fif"
+) -> list[CheckpointInfo]:
+    """Return a thread's checkpoints (every branch), oldest first."""
+    if system not in REPLAY_GRAPHS:
+        raise ConfigError(f"unknown system {system!r}; choose one of {', '.join(REPLAY_GRAPHS)}")
     with sqlite_checkpointer(index_dir) as saver:
-        graph = fif_graph(saver)
+        graph = REPLAY_GRAPHS[system](saver)
         history = list(graph.get_state_history({"configurable": {"thread_id": thread_id}}))
     if not history:
         raise ConfigError(
@@ -87,6 +103,8 @@ def list_checkpoints(index_dir: str | Path, thread_id: str) -> list[CheckpointIn
 
 def _info(snapshot: Any) -> CheckpointInfo:
     values = snapshot.values or {}
+    if "decisions" not in values and values.get("trace"):
+        return _trace_info(snapshot)
     decisions = values.get("decisions", [])
     last = decisions[-1] if decisions else None
     if last is None:
@@ -106,6 +124,27 @@ def _info(snapshot: Any) -> CheckpointInfo:
         last_action=action,
         traversals=len(values.get("history", [])),
         created_at=str(snapshot.created_at or ""),
+        parent_id=_parent(snapshot),
+    )
+
+
+def _parent(snapshot: Any) -> str | None:
+    parent = snapshot.parent_config
+    return str(parent["configurable"]["checkpoint_id"]) if parent else None
+
+
+def _trace_info(snapshot: Any) -> CheckpointInfo:
+    """Describe a checkpoint of a system that keeps a `trace` of node records (ReAgent)."""
+    values = snapshot.values
+    last = values["trace"][-1]
+    return CheckpointInfo(
+        checkpoint_id=str(snapshot.config["configurable"]["checkpoint_id"]),
+        step=int((snapshot.metadata or {}).get("step", -1)),
+        next_nodes=tuple(snapshot.next),
+        last_action=f"{last['node']}: {last['reason'][:80]}",
+        traversals=int(values.get("step", 0)),
+        created_at=str(snapshot.created_at or ""),
+        parent_id=_parent(snapshot),
     )
 
 

@@ -21,6 +21,7 @@ from state.fif_state import Ranked
 from state.ircot_state import IrcotContext
 from state.lilac_state import LilacContext
 from state.mmapg_state import MMAPGContext
+from state.reagent_state import ReAgentContext
 from tools.cost import CostMeter
 from tools.errors import ConfigError
 
@@ -72,6 +73,16 @@ def ask_mmapg(question: str, context: Context, thread_id: str | None) -> RunResu
         return run(question, settings, thread_id=thread_id or _thread(), checkpointer=saver)
 
 
+def ask_reagent(question: str, context: Context, thread_id: str | None) -> RunResult:
+    """Run ReAgent with SQLite checkpoints next to the index (its rollbacks fork them)."""
+    from graph_agent.reagent_graph import ask_reagent as run
+    from graph_agent.replay import sqlite_checkpointer
+
+    with sqlite_checkpointer(context.index_dir) as saver:
+        settings = as_context(ReAgentContext, context)
+        return run(question, settings, thread_id=thread_id or _thread(), checkpointer=saver)
+
+
 def ask_dense(question: str, context: Context, thread_id: str | None) -> RunResult:
     """Rank components in one dense search (subcomponent granularity); answer if asked."""
     from graph_agent.api import answer_from_components
@@ -116,6 +127,7 @@ ASK_SYSTEMS: dict[str, AskSystem] = {
     "lilac": AskSystem(LilacContext, ask_lilac),
     "ircot": AskSystem(IrcotContext, ask_ircot),
     "mmapg": AskSystem(MMAPGContext, ask_mmapg),
+    "reagent": AskSystem(ReAgentContext, ask_reagent),
     "dense": AskSystem(Context, ask_dense),
 }
 """Every system `fif ask --system` knows, by name."""

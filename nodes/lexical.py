@@ -12,13 +12,14 @@ from collections.abc import Iterable
 from tools.sparse_index import QUERY_STOPWORDS, terms
 
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
-_STOPWORDS = frozenset(QUERY_STOPWORDS)
+STOPWORDS = frozenset(QUERY_STOPWORDS)
+"""Words that never count as content: the BM25 stopwords plus question words and pronouns."""
 
 
 def content_words(text: str) -> list[str]:
     """Return the lowercased words of text that are not stopwords, in order, once each."""
     words = (m.lower() for m in _WORD.findall(text))
-    return list(dict.fromkeys(w for w in words if w not in _STOPWORDS))
+    return list(dict.fromkeys(w for w in words if w not in STOPWORDS))
 
 
 def stems(words: Iterable[str]) -> set[str]:

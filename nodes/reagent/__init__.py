@@ -1,0 +1,1 @@
+"""ReAgent (seed 004): decomposer, retriever, verifier, supervisor and assembler nodes."""

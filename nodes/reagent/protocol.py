@@ -1,0 +1,101 @@
+"""What every ReAgent agent shares: typed messages, trace records, LLM-or-offline decisions.
+
+An agent decision runs its LLM path when the context names a chat model and the run's LLM
+budget has room; otherwise, or when the model gives no valid answer after repair and
+retries, it runs the offline twin and says so (`offline-fallback` plus the reason).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from state.context import llm_enabled
+from state.reagent_state import (
+    Message,
+    MessageKind,
+    ReAgentContext,
+    ReAgentState,
+    ReAgentStep,
+)
+from tools.cost import CostMeter
+from tools.llm_calls import LLMFailure, StructuredCaller, caller_for
+
+logger = logging.getLogger(__name__)
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Decision(Generic[R]):
+    """A decision's value, who made it ("llm", "offline", "offline-fallback") and why."""
+
+    value: R
+    decided_by: str
+    note: str = ""
+
+
+def message(
+    kind: MessageKind,
+    sender: str,
+    receiver: str,
+    step: int,
+    content: str,
+    assertion: str | None = None,
+) -> Message:
+    """Return one typed message for the log."""
+    return {
+        "kind": kind,
+        "sender": sender,
+        "receiver": receiver,
+        "step": step,
+        "assertion": assertion,
+        "content": content,
+    }
+
+
+def record(
+    node: str, decided_by: str, reason: str, version: str | None, **detail: Any
+) -> ReAgentStep:
+    """Return the trace record of a node's decision (a fallback's reason in `reason`)."""
+    return {
+        "node": node,
+        "decided_by": decided_by,
+        "reason": reason,
+        "prompt_version": version if decided_by in ("llm", "offline-fallback") else None,
+        "detail": detail,
+    }
+
+
+def reason_of(decision: Decision[Any], reason: str) -> str:
+    """Return a record's reason with the fallback note, if any, appended."""
+    return f"{reason}; {decision.note}" if decision.note else reason
+
+
+def llm_room(state: ReAgentState, context: ReAgentContext) -> bool:
+    """Tell whether another LLM call fits the run's call and token budgets."""
+    cost = state.get("cost", {})
+    tokens = cost.get("input_tokens", 0) + cost.get("output_tokens", 0)
+    return cost.get("llm_calls", 0) < context.max_llm_calls and tokens < context.max_tokens
+
+
+def decide(
+    state: ReAgentState,
+    context: ReAgentContext,
+    meter: CostMeter,
+    llm_path: Callable[[StructuredCaller], R],
+    offline_path: Callable[[], R],
+) -> Decision[R]:
+    """Run the LLM path when the context allows it, else (or after a failure) the offline twin."""
+    if not llm_enabled(context):
+        return Decision(offline_path(), "offline")
+    if not llm_room(state, context):
+        return Decision(offline_path(), "offline-fallback", "LLM budget used up")
+    try:
+        return Decision(llm_path(caller_for(context)), "llm")
+    except LLMFailure as err:
+        logger.warning("ReAgent decision fell back offline: %s", err)
+        meter.fallbacks += 1
+        return Decision(offline_path(), "offline-fallback", str(err))

@@ -1,0 +1,78 @@
+"""What the LLM must return to ReAgent's agents; field descriptions double as instructions."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+MAX_SUBQUESTIONS = 5
+"""The decomposer's ceiling; the seed's Figure 4 found gains flatten beyond 3."""
+MAX_ASSERTIONS = 5
+"""A retriever agent reads at most this many assertions from one evidence set."""
+
+
+class SubQuestions(BaseModel):
+    """The decomposer's answer."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    sub_questions: list[str] = Field(
+        min_length=1,
+        max_length=MAX_SUBQUESTIONS,
+        description="Self-contained sub-questions, prerequisites first; one if Q needs one hop.",
+    )
+    reasoning: str = Field("", description="One sentence on why this decomposition.")
+
+    @field_validator("sub_questions")
+    @classmethod
+    def _no_blank(cls, value: list[str]) -> list[str]:
+        cleaned = [" ".join(text.split()) for text in value]
+        if any(not text for text in cleaned):
+            raise ValueError("a sub-question is blank")
+        return cleaned
+
+
+class ExtractedAssertion(BaseModel):
+    """One claim read from one numbered evidence passage."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    evidence: int = Field(ge=1, description="Number of the passage that states the claim.")
+    entity: str = Field(min_length=1, description="What the claim is about (a name).")
+    attribute: str = Field(description="Which property of the entity (e.g. 'birth year').")
+    value: str = Field(description="The property's value as stated; empty if none.")
+    statement: str = Field(min_length=1, description="The claim as one short sentence.")
+
+
+class Assertions(BaseModel):
+    """A retriever agent's answer: the claims its evidence makes about the sub-question."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    assertions: list[ExtractedAssertion] = Field(
+        max_length=MAX_ASSERTIONS, description="Claims that answer the sub-question, best first."
+    )
+
+
+class Verdict(BaseModel):
+    """The verifier's judgement of one new assertion."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    assertion: str = Field(description="Id of the new assertion judged.")
+    verdict: Literal["supported", "unsupported", "contradicts"] = Field(
+        description="supported: its passage states it and nothing held contradicts it; "
+        "unsupported: its passage does not state it; contradicts: a held assertion says otherwise."
+    )
+    conflicts_with: str | None = Field(
+        None, description="Id of the held assertion it contradicts (verdict 'contradicts')."
+    )
+
+
+class Verification(BaseModel):
+    """The verifier's answer: one verdict per new assertion."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    verdicts: list[Verdict] = Field(description="One verdict for every new assertion.")
