@@ -8,6 +8,9 @@ checkpointer to the graphs `langgraph.json` names.
 
 from __future__ import annotations
 
+import time
+import uuid
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -21,3 +24,35 @@ def with_checkpointer(compiled: Any, checkpointer: Any) -> Any:
     if checkpointer is None:
         return compiled
     return compiled.copy(update={"checkpointer": checkpointer})
+
+
+@dataclass(frozen=True)
+class ThreadRun:
+    """What one run of a graph on a thread gave: its final state, thread id and wall time."""
+
+    final: dict[str, Any]
+    thread_id: str
+    latency_ms: float
+
+
+def run_on_thread(
+    compiled: Any,
+    question: str,
+    context: Any,
+    thread_id: str | None = None,
+    checkpointer: Any = None,
+    **config: Any,
+) -> ThreadRun:
+    """Invoke a graph compiled once per process on a (new) thread, with optional checkpoints.
+
+    Extra keyword arguments go into the run config (e.g. `recursion_limit`).
+    """
+    thread_id = thread_id or uuid.uuid4().hex
+    bound = with_checkpointer(compiled, checkpointer)
+    started = time.perf_counter()
+    final = bound.invoke(
+        {"question": question},
+        config={"configurable": {"thread_id": thread_id}, **config},
+        context=context,
+    )
+    return ThreadRun(dict(final), thread_id, (time.perf_counter() - started) * 1000.0)

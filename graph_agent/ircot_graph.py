@@ -7,8 +7,6 @@ stop rules of `nodes.ircot.rules`; `langgraph.json` serves the graph as
 
 from __future__ import annotations
 
-import time
-import uuid
 from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
@@ -16,6 +14,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
 from graph_agent.api import RunResult
+from graph_agent.binding import run_on_thread
 from nodes.ircot.ranker import ranker
 from nodes.ircot.reasoner import reasoner
 from nodes.ircot.retriever import retriever
@@ -73,18 +72,15 @@ def ask_ircot(
     checkpointer: Any = None,
 ) -> RunResult:
     """Run IRCoT on one question and return its ranking, chain answer, trace and cost."""
-    compiled = graph if checkpointer is None else compile_ircot_graph(checkpointer)
-    thread_id = thread_id or uuid.uuid4().hex
-    config = {"configurable": {"thread_id": thread_id}}
-    started = time.perf_counter()
-    final = compiled.invoke({"question": question}, config=config, context=context)
+    run = run_on_thread(graph, question, context, thread_id, checkpointer)
+    final = run.final
     return RunResult(
         ranking=list(final.get("ranking", [])),
         answer=final.get("answer"),
         history=[dict(step) for step in final.get("history", [])],
         cost=dict(final.get("cost", {})),
-        thread_id=thread_id,
-        latency_ms=(time.perf_counter() - started) * 1000.0,
+        thread_id=run.thread_id,
+        latency_ms=run.latency_ms,
         subqueries=[dict(sentence) for sentence in final.get("chain", [])],
         fallbacks=list(final.get("fallbacks", [])),
     )

@@ -6,15 +6,13 @@ It runs on the same index as FiF, so the two compare side by side in one harness
 
 from __future__ import annotations
 
-import time
-import uuid
 from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import RetryPolicy
 
 from graph_agent.api import RunResult
-from graph_agent.binding import with_checkpointer
+from graph_agent.binding import run_on_thread
 from nodes.lilac.decomposer import decomposer
 from nodes.lilac.traverser import traverser
 from state.lilac_state import LilacContext, LilacInputState, LilacOutputState, LilacState
@@ -55,17 +53,14 @@ def ask_lilac(
     checkpointer: Any = None,
 ) -> RunResult:
     """Run LILaC on one question and return its top-k components, trace and cost."""
-    compiled = with_checkpointer(graph, checkpointer)  # compiled once per process
-    thread_id = thread_id or uuid.uuid4().hex
-    config = {"configurable": {"thread_id": thread_id}}
-    started = time.perf_counter()
-    final = compiled.invoke({"question": question}, config=config, context=context)
+    run = run_on_thread(graph, question, context, thread_id, checkpointer)
+    final = run.final
     return RunResult(
         ranking=list(final.get("ranking", [])),
         answer=None,
         history=[dict(step) for step in final.get("trace", [])],
         cost=dict(final.get("cost", {})),
-        thread_id=thread_id,
-        latency_ms=(time.perf_counter() - started) * 1000.0,
+        thread_id=run.thread_id,
+        latency_ms=run.latency_ms,
         subqueries=[dict(s) for s in final.get("subqueries", [])],
     )

@@ -12,8 +12,6 @@ It runs on the same index as FiF and LILaC; `langgraph.json` serves it as
 
 from __future__ import annotations
 
-import time
-import uuid
 from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
@@ -21,6 +19,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy, Send
 
 from graph_agent.api import RunResult
+from graph_agent.binding import run_on_thread
 from nodes.mmapg.answerer import answerer
 from nodes.mmapg.finisher import finisher
 from nodes.mmapg.graph_view import llm_budget_left
@@ -112,18 +111,16 @@ def ask_mmapg(
     checkpointer: Any = None,
 ) -> RunResult:
     """Run MMAPG on one question; return its ranking, answer, trace (with the graph) and cost."""
-    compiled = graph if checkpointer is None else compile_mmapg_graph(checkpointer)
-    thread_id = thread_id or uuid.uuid4().hex
-    config = {"configurable": {"thread_id": thread_id}, "recursion_limit": recursion_limit(context)}
-    started = time.perf_counter()
-    final = compiled.invoke({"question": question}, config=config, context=context)
+    limit = recursion_limit(context)
+    run = run_on_thread(graph, question, context, thread_id, checkpointer, recursion_limit=limit)
+    final = run.final
     return RunResult(
         ranking=list(final.get("ranking", [])),
         answer=final.get("answer"),
         history=[dict(step) for step in final.get("trace", [])],
         cost=dict(final.get("cost", {})),
-        thread_id=thread_id,
-        latency_ms=(time.perf_counter() - started) * 1000.0,
+        thread_id=run.thread_id,
+        latency_ms=run.latency_ms,
         subqueries=[
             {"index": i, "text": text}
             for i, text in enumerate(final.get("plan", {}).get("sub_questions", []))

@@ -43,44 +43,49 @@ def ask_fif(question: str, context: Context, thread_id: str | None) -> RunResult
     return ask_checkpointed(question, context, thread_id)
 
 
-def ask_lilac(question: str, context: Context, thread_id: str | None) -> RunResult:
-    """Run LILaC with SQLite checkpoints next to the index."""
-    from graph_agent.lilac_graph import ask_lilac as run
-    from graph_agent.replay import sqlite_checkpointer
-
-    with sqlite_checkpointer(context.index_dir) as saver:
-        settings = as_context(LilacContext, context)
-        return run(question, settings, thread_id=thread_id or _thread(), checkpointer=saver)
+GraphAsk = Callable[..., RunResult]
+"""A graph's `ask_*(question, context, thread_id=, checkpointer=)`."""
 
 
-def ask_ircot(question: str, context: Context, thread_id: str | None) -> RunResult:
-    """Run IRCoT with SQLite checkpoints next to the index."""
-    from graph_agent.ircot_graph import ask_ircot as run
-    from graph_agent.replay import sqlite_checkpointer
+def checkpointed(load: Callable[[], GraphAsk], kind: type[Context]) -> AskFunction:
+    """Return an AskFunction running a graph's ask with SQLite checkpoints next to the index.
 
-    with sqlite_checkpointer(context.index_dir) as saver:
-        settings = as_context(IrcotContext, context)
-        return run(question, settings, thread_id=thread_id or _thread(), checkpointer=saver)
+    `load` imports the graph module on first use (importing one compiles its graph); the
+    shared Context becomes the graph's own Context subclass.
+    """
 
+    def ask(question: str, context: Context, thread_id: str | None) -> RunResult:
+        from graph_agent.replay import sqlite_checkpointer
 
-def ask_mmapg(question: str, context: Context, thread_id: str | None) -> RunResult:
-    """Run MMAPG with SQLite checkpoints next to the index."""
-    from graph_agent.mmapg_graph import ask_mmapg as run
-    from graph_agent.replay import sqlite_checkpointer
+        with sqlite_checkpointer(context.index_dir) as saver:
+            settings = as_context(kind, context)
+            return load()(question, settings, thread_id=thread_id or _thread(), checkpointer=saver)
 
-    with sqlite_checkpointer(context.index_dir) as saver:
-        settings = as_context(MMAPGContext, context)
-        return run(question, settings, thread_id=thread_id or _thread(), checkpointer=saver)
+    return ask
 
 
-def ask_reagent(question: str, context: Context, thread_id: str | None) -> RunResult:
-    """Run ReAgent with SQLite checkpoints next to the index (its rollbacks fork them)."""
-    from graph_agent.reagent_graph import ask_reagent as run
-    from graph_agent.replay import sqlite_checkpointer
+def _lilac() -> GraphAsk:
+    from graph_agent.lilac_graph import ask_lilac
 
-    with sqlite_checkpointer(context.index_dir) as saver:
-        settings = as_context(ReAgentContext, context)
-        return run(question, settings, thread_id=thread_id or _thread(), checkpointer=saver)
+    return ask_lilac
+
+
+def _ircot() -> GraphAsk:
+    from graph_agent.ircot_graph import ask_ircot
+
+    return ask_ircot
+
+
+def _mmapg() -> GraphAsk:
+    from graph_agent.mmapg_graph import ask_mmapg
+
+    return ask_mmapg
+
+
+def _reagent() -> GraphAsk:
+    from graph_agent.reagent_graph import ask_reagent
+
+    return ask_reagent
 
 
 def ask_dense(question: str, context: Context, thread_id: str | None) -> RunResult:
@@ -124,10 +129,10 @@ class AskSystem:
 
 ASK_SYSTEMS: dict[str, AskSystem] = {
     "fif": AskSystem(Context, ask_fif),
-    "lilac": AskSystem(LilacContext, ask_lilac),
-    "ircot": AskSystem(IrcotContext, ask_ircot),
-    "mmapg": AskSystem(MMAPGContext, ask_mmapg),
-    "reagent": AskSystem(ReAgentContext, ask_reagent),
+    "lilac": AskSystem(LilacContext, checkpointed(_lilac, LilacContext)),
+    "ircot": AskSystem(IrcotContext, checkpointed(_ircot, IrcotContext)),
+    "mmapg": AskSystem(MMAPGContext, checkpointed(_mmapg, MMAPGContext)),
+    "reagent": AskSystem(ReAgentContext, checkpointed(_reagent, ReAgentContext)),
     "dense": AskSystem(Context, ask_dense),
 }
 """Every system `fif ask --system` knows, by name."""
