@@ -28,14 +28,22 @@ MARKERS = "os^Dv<>P*X"
 
 
 def comparison_table(reports: Mapping[str, Report]) -> str:
-    """Return a Markdown table: one row per (bundle, system), in report order."""
-    header = "| bundle | system | " + " | ".join(key for key, _ in COLUMNS) + " |"
-    lines = [header, "|---" * (2 + len(COLUMNS)) + "|"]
+    """Return a Markdown table: one row per (bundle, system), in report order.
+
+    The last column is each system's p50 latency as a multiple of dense's in the same run
+    (latencies only compare within one run: the machine's load changes between runs).
+    """
+    header = "| bundle | system | " + " | ".join(key for key, _ in COLUMNS) + " | p50 / dense |"
+    lines = [header, "|---" * (3 + len(COLUMNS)) + "|"]
     for bundle, report in reports.items():
+        dense = {rep.system: rep for rep in report.systems}.get("dense")
         for rep in report.systems:
             values = [getattr(rep, where)[key] for key, where in COLUMNS]
             cells = [f"{v:.1f}" if key.endswith("_ms") else f"{v:.3f}" for v, (key, _) in
                      zip(values, COLUMNS, strict=True)]  # fmt: skip
+            base = dense.efficiency["latency_p50_ms"] if dense else 0.0
+            ratio = rep.efficiency["latency_p50_ms"] / base if base else None
+            cells.append("–" if ratio is None else f"{ratio:.{2 if ratio < 1 else 1}f}x")
             lines.append(f"| {bundle} | {rep.system} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
@@ -43,7 +51,7 @@ def comparison_table(reports: Mapping[str, Report]) -> str:
 def comparison_plot(reports: Mapping[str, Report], path: Path) -> Path:
     """Plot all-gold@10 against p50 latency (log scale) and against LLM calls per question."""
     systems = _systems_in_order(reports.values())
-    figure = Figure(figsize=(12.0, 4.6))
+    figure = Figure(figsize=(13.5, 5.0))
     panels = (
         ("latency_p50_ms", "p50 latency per question (ms, log)"),
         ("llm_calls", "LLM calls per question"),

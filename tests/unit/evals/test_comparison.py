@@ -28,6 +28,7 @@ def test_one_row_per_bundle_and_system(tmp_path: Path) -> None:
         if line.startswith("| ottqa") or line.startswith("| hotpot")
     ]
     assert len(rows) == 4
-    assert "| ottqa | fif | 0.500 | 0.900 | 0.780 | 0.600 | 80.0 | 0.000 |" in table
+    assert "| ottqa | fif | 0.500 | 0.900 | 0.780 | 0.600 | 80.0 | 0.000 | 6.7x |" in table
+    assert "| hotpot | lilac | 0.500 | 0.900 | 0.720 | 0.600 | 40.0 | 0.000 | 2.7x |" in table
     path = comparison_plot(reports, tmp_path / "comparison.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and path.stat().st_size > 10_000
