@@ -28,7 +28,7 @@ def answerer(state: MMAPGState, runtime: Runtime[MMAPGContext]) -> AnswererUpdat
     """Answer the planned question from the Answer node's parents and add the node."""
     context = runtime.context
     meter = CostMeter()
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     action = next((a for a in state["pending"] if a["type"] == "answer"), None)
     if action is None:
         raise ValueError(f"answerer reached without a planned Answer node: {state['pending']}")

@@ -43,7 +43,7 @@ def final_answer(
         return written["content"], None
     if not context.answer:
         return None, None
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     allowed = llm_budget_left(state, context.max_llm_calls, context.max_tokens)
     decided = answer(
         index, state["question"], state["question"], state["nodes"], context, meter, allowed

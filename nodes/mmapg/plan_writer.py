@@ -66,7 +66,7 @@ def overall_plan(state: MMAPGState, context: MMAPGContext, meter: CostMeter) -> 
         return reply.sub_questions[:limit], reply.plan
 
     def offline() -> tuple[list[str], str]:
-        index = open_index(context.index_dir, context.chroma_url)
+        index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
         return decompose(index, question, limit), OFFLINE_GUIDE
 
     allowed = llm_budget_left(state, context.max_llm_calls, context.max_tokens)

@@ -104,7 +104,7 @@ def next_actions(
     if planner_steps(state) + 1 >= context.max_iterations:
         stop = action(next_id(nodes), "stop", [nodes[-1]["id"]], "", "iteration cap reached")
         return [{**stop, "decided_by": "rule"}], []
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     # a single path works on the question itself: sub-questions would start side branches
     plan = [state["question"]] if context.single_path else state["plan"]["sub_questions"]
     inputs = RuleInputs(plan, context.max_bridges)

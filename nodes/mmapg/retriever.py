@@ -65,7 +65,7 @@ def retriever(state: RetrieverInput, runtime: Runtime[MMAPGContext]) -> Retrieve
     """Run the retrieval module for one planned Retrieval node and add the node."""
     context = runtime.context
     meter = CostMeter()
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     action = state["action"]
     found = retrieve(
         index, action["instruction"], state["parents"], context, meter, state["llm_allowed"]

@@ -67,7 +67,7 @@ def assembler(state: ReAgentState, runtime: Runtime[ReAgentContext]) -> Assemble
     consistent = state.get("outcome", "consistent") == "consistent"
     answer: str | None = None
     if context.answer and consistent:
-        index = open_index(context.index_dir, context.chroma_url)
+        index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
         ids = [r["component_id"] for r in ranking[:ANSWER_COMPONENTS]]
         answer = answer_from_components(index, state["question"], ids, context, meter)
     elif context.answer:

@@ -103,7 +103,7 @@ def _decide(
         return answer.sub_questions[:limit]
 
     def offline() -> list[str]:
-        index = open_index(context.index_dir, context.chroma_url)
+        index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
         return offline_decomposition(index, question, limit)
 
     return decide(state, context, meter, llm, offline)

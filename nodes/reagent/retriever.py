@@ -87,7 +87,7 @@ class RetrieverUpdate(TypedDict, total=False):
 def retriever(state: ReAgentState, runtime: Runtime[ReAgentContext]) -> RetrieverUpdate:
     """Query every pending sub-question and let its agent assert what the evidence says."""
     context = runtime.context
-    index = open_index(context.index_dir, context.chroma_url)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     meter = CostMeter()
     step = state.get("step", 0) + 1
     rejected = set(state.get("rejected", []))

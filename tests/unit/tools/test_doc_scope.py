@@ -43,6 +43,19 @@ def test_scope_must_name_documents(index: CorpusIndex) -> None:
     assert index.scoped(SCOPE).scoped(None).scope is None
 
 
+def test_every_graph_system_ranks_only_scoped_components(mini_index: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from graph_agent.systems import ASK_SYSTEMS
+
+    own = shutil.copytree(mini_index, tmp_path / "index")  # the runs write checkpoints there
+    for name, system in ASK_SYSTEMS.items():
+        context = system.context_type(index_dir=str(own), doc_scope=SCOPE)
+        result = system.run(QUESTION, context, None)
+        assert result.ranking, name
+        assert {r["doc_id"] for r in result.ranking} <= set(SCOPE), name
+
+
 def test_fif_and_lilac_rank_only_scoped_components(mini_index: Path) -> None:
     for run, context in (
         (ask, Context(index_dir=str(mini_index), doc_scope=SCOPE)),
