@@ -274,7 +274,7 @@ def dense_search(
     if granularity != "document":
         return rank("component", granularity, k, doc_ids)
     documents = rank("document", "document", k, doc_ids)
-    doc_rank = {doc.node_id: rank for rank, doc in enumerate(documents)}
+    doc_rank = {doc.node_id: position for position, doc in enumerate(documents)}
     components = rank("component", "component", k * 4, list(doc_rank))
     components.sort(key=lambda node: (doc_rank[node.doc_id], -node.score))
     return components[:k]
