@@ -4,10 +4,11 @@ Usage:
   python benchmarks/compare_all.py BUNDLE [BUNDLE ...] [--index-root .fif/bench]
       [--out runs/compare] [--systems all] [--workers 1]
 
-For each bundle: build (or bring up to date) its index, run `fif eval --compare SYSTEMS`
-offline, then write OUT/comparison.md (one row per bundle and system: R@1, R@10,
-all-gold@10, MRR@10, p50 latency, LLM calls) and OUT/comparison.png (all-gold@10 against
-p50 latency and LLM calls, one point per system per bundle).
+For each bundle (FinanceBench's upstream layout is converted first, and scored by pages):
+build (or bring up to date) its index, run `fif eval --compare SYSTEMS` offline, then
+write OUT/comparison.md (one row per bundle and system: R@1, R@10, all-gold@10, MRR@10,
+p50 latency, LLM calls, p50 as a multiple of dense's) and OUT/comparison.png (all-gold@10
+against p50 latency and LLM calls, one point per system per bundle).
 """
 
 from __future__ import annotations
@@ -22,6 +23,18 @@ from evals.report import Report, write_report
 from evals.runner import run
 
 
+def as_bundle(path: Path, converted_root: Path) -> Path:
+    """Return a bundle folder: FinanceBench's upstream layout is converted first (once)."""
+    if not (path / "financebench_open_source.jsonl").is_file():
+        return path
+    from evals.datasets.financebench import convert
+
+    out = converted_root / path.name
+    if not (out / "questions.jsonl").is_file():
+        convert(path, out)
+    return out
+
+
 def main() -> None:
     """Compare the systems on every bundle given."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -33,7 +46,8 @@ def main() -> None:
     args = parser.parse_args()
     systems = system_names(None, args.systems)
     reports: dict[str, Report] = {}
-    for bundle in args.bundles:
+    for given in args.bundles:
+        bundle = as_bundle(given, args.out / "bundles")
         index_dir = args.index_root / bundle.name
         build(bundle, index_dir, BuildOptions(show_progress=True))
         out_dir = args.out / bundle.name

@@ -23,6 +23,13 @@ COLUMNS = (
     ("llm_calls", "efficiency"),
 )
 """(key, where the report keeps it) of each column of the comparison table."""
+PAGE_KEYS = {
+    "R@1": "PageR@1",
+    "R@10": "PageR@10",
+    "AllGold@10": "AllPages@10",
+    "MRR@10": "PageMRR@10",
+}
+"""A bundle with gold pages (FinanceBench) is compared by its page metrics instead."""
 MARKERS = "os^Dv<>P*X"
 """One marker per bundle; colours go by system, so a system reads alike across bundles."""
 
@@ -37,14 +44,15 @@ def comparison_table(reports: Mapping[str, Report]) -> str:
     lines = [header, "|---" * (3 + len(COLUMNS)) + "|"]
     for bundle, report in reports.items():
         dense = {rep.system: rep for rep in report.systems}.get("dense")
+        label = f"{bundle} (pages)" if report.has_pages else bundle
         for rep in report.systems:
-            values = [getattr(rep, where)[key] for key, where in COLUMNS]
+            values = [getattr(rep, where)[_key(report, key)] for key, where in COLUMNS]
             cells = [f"{v:.1f}" if key.endswith("_ms") else f"{v:.3f}" for v, (key, _) in
                      zip(values, COLUMNS, strict=True)]  # fmt: skip
             base = dense.efficiency["latency_p50_ms"] if dense else 0.0
             ratio = rep.efficiency["latency_p50_ms"] / base if base else None
             cells.append("–" if ratio is None else f"{ratio:.{2 if ratio < 1 else 1}f}x")
-            lines.append(f"| {bundle} | {rep.system} | " + " | ".join(cells) + " |")
+            lines.append(f"| {label} | {rep.system} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -61,14 +69,15 @@ def comparison_plot(reports: Mapping[str, Report], path: Path) -> Path:
         for marker, (bundle, report) in zip(MARKERS, reports.items(), strict=False):
             for rep in report.systems:
                 colour = f"C{systems.index(rep.system) % 10}"
-                axes.scatter([rep.efficiency[key]], [rep.quality["AllGold@10"]], color=colour,
+                quality = rep.quality[_key(report, "AllGold@10")]
+                axes.scatter([rep.efficiency[key]], [quality], color=colour,
                              marker=marker, s=46, label=f"{rep.system} · {bundle}")  # fmt: skip
         if key == "latency_p50_ms":
             axes.set_xscale("log")
         else:
             axes.set_xlim(left=-0.5, right=max(1.0, axes.get_xlim()[1]))  # offline runs: all 0
         axes.set_xlabel(label)
-        axes.set_ylabel("all-gold recall@10")
+        axes.set_ylabel("all-gold recall@10 (all pages@10 for page bundles)")
         axes.set_ylim(0.0, 1.05)
         axes.grid(alpha=0.3)
     axes.legend(fontsize="x-small", loc="center left", bbox_to_anchor=(1.0, 0.5))
@@ -84,3 +93,8 @@ def _systems_in_order(reports: Iterable[Report]) -> list[str]:
     for report in reports:
         names.update(dict.fromkeys(rep.system for rep in report.systems))
     return list(names)
+
+
+def _key(report: Report, key: str) -> str:
+    """Return the metric a column shows for a report: the page metric on page bundles."""
+    return PAGE_KEYS.get(key, key) if report.has_pages else key
