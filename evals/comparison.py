@@ -11,6 +11,7 @@ from pathlib import Path
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from evals.report import Report
 
@@ -66,12 +67,11 @@ def comparison_plot(reports: Mapping[str, Report], path: Path) -> Path:
     )
     for position, (key, label) in enumerate(panels, start=1):
         axes = figure.add_subplot(1, 2, position)
-        for marker, (bundle, report) in zip(MARKERS, reports.items(), strict=False):
+        for marker, report in zip(MARKERS, reports.values(), strict=False):
             for rep in report.systems:
                 colour = f"C{systems.index(rep.system) % 10}"
                 quality = rep.quality[_key(report, "AllGold@10")]
-                axes.scatter([rep.efficiency[key]], [quality], color=colour,
-                             marker=marker, s=46, label=f"{rep.system} · {bundle}")  # fmt: skip
+                axes.scatter([rep.efficiency[key]], [quality], color=colour, marker=marker, s=46)
         if key == "latency_p50_ms":
             axes.set_xscale("log")
         else:
@@ -80,7 +80,13 @@ def comparison_plot(reports: Mapping[str, Report], path: Path) -> Path:
         axes.set_ylabel("all-gold recall@10 (all pages@10 for page bundles)")
         axes.set_ylim(0.0, 1.05)
         axes.grid(alpha=0.3)
-    axes.legend(fontsize="x-small", loc="center left", bbox_to_anchor=(1.0, 0.5))
+    # one entry per system (colour) and per bundle (marker), not one per point
+    handles = [Line2D([], [], color=f"C{i % 10}", marker="o", linestyle="", label=name)
+               for i, name in enumerate(systems)]  # fmt: skip
+    handles += [Line2D([], [], color="black", markerfacecolor="none", marker=m, linestyle="",
+                       label=bundle)
+                for m, bundle in zip(MARKERS, reports, strict=False)]  # fmt: skip
+    axes.legend(handles=handles, fontsize="small", loc="center left", bbox_to_anchor=(1.0, 0.5))
     figure.suptitle("Every system on every bundle: quality against cost (one run per bundle)")
     FigureCanvasAgg(figure)
     figure.tight_layout()
