@@ -47,7 +47,6 @@ ABLATIONS: dict[str, str] = {
 VARIANTS: dict[str, dict[str, Any]] = {
     "fif-dense-global": {"tuning": FiFTuning(global_search="dense")},
     "fif-sparse-global": {"tuning": FiFTuning(global_search="sparse")},
-    "fif-hybrid-global": {"tuning": FiFTuning(global_search="hybrid")},
     "fif-keep-first-hop": {"tuning": FiFTuning(first_hop_slots=2)},
 }
 """System name of each FiF variant → the Context settings it changes (not a part switched off)."""

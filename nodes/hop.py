@@ -21,7 +21,7 @@ from state.tuning import FiFTuning
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import neighbors, outgoing_links
-from tools.sparse_index import bm25_within, terms
+from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within, terms
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,9 @@ def full_text(index: CorpusIndex, node_id: str) -> str:
 def residual_text(subquery: str, covered_texts: Iterable[str]) -> str:
     """Return the subquery's content words absent from the covered texts (or the subquery)."""
     covered = terms("\n".join(covered_texts))
-    rest = [word for word in content_words(subquery) if not terms(word) <= covered]
+    words = content_words(subquery)
+    stemmed = analyze(words, QUERY_STOPWORDS)  # one analyzer call for all the words
+    rest = [word for word, stems in zip(words, stemmed, strict=True) if not set(stems) <= covered]
     return " ".join(rest) or subquery
 
 

@@ -127,6 +127,8 @@ def global_documents(
         return [_found(h.node_id, h.doc_id, "document", h.score, h.evidence) for h in hits]
     ranked = [h.node_id for h in score_nodes(index, subquery, "document", granularity, n, mode,
                                              meter=meter)]  # fmt: skip
+    # the fused search has just embedded the subquery and scored these documents densely,
+    # but its hits carry fused scores: read the cosines back from the vector cache
     own = best_per_parent(index, query, ranked, granularity, meter)
     return [_found(d, d, "document", *own[d]) for d in ranked if d in own]
 
