@@ -49,24 +49,10 @@ def best_per_parent(
     """Score each parent by its best child at `layer` (SCORE_vec, exact, from the vector cache).
 
     Images and regions count by the better of their text and image vectors
-    (CorpusIndex.similarities).
+    (CorpusIndex.best_per_parent).
     """
-    graph = index.graph
-    owner: dict[str, str] = {}
-    for parent in parents:
-        nodes = [parent]
-        depth = {"document": 0, "component": 1, "subcomponent": 2}[layer] - graph.node(parent).layer
-        for _ in range(depth):
-            nodes = [child for node in nodes for child in graph.children(node)]
-        owner.update({node: parent for node in nodes})
     with meter.timed("vector"):
-        sims = index.similarities(layer, query, list(owner))  # type: ignore[arg-type]
-    best: dict[str, tuple[float, str]] = {}
-    for node, score in sims.items():
-        parent = owner[node]
-        if parent not in best or score > best[parent][0]:
-            best[parent] = (score, node)
-    return best
+        return index.best_per_parent(layer, query, parents)  # type: ignore[arg-type]
 
 
 def document_stage(
@@ -176,7 +162,8 @@ def component_stage(
         fit = component_scores(index, hop.residual, components, meter)
         rank = {c: fit[c][0] + hop.prior.get(index.graph.node(c).doc_id, 0.0) for c in fit}
     found = []
-    for component in sorted(rank, key=lambda c: (-rank[c], c)):
+    wanted = shortlist if strategy["comp_mode"] == "llm" else keep
+    for component in sorted(rank, key=lambda c: (-rank[c], c))[:wanted]:
         view = index.graph.node(component)
         record = _found(component, view.doc_id, view.kind, *scored[component])
         if hop is not None and view.doc_id in hop.via:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from state.corpus import LAYERS
 from tools.calibration import estimate_calibration
 from tools.embedders import Embedder, load_embedder
 from tools.errors import IndexMismatchError, IndexNotFoundError
@@ -78,7 +79,7 @@ class CorpusIndex:
         image = None
         if manifest.image_embedder is not None:
             image = load_embedder(manifest.image_embedder.spec)
-        return cls(index_dir, manifest, graph, layers, text, image, VectorCache(layers))
+        return cls(index_dir, manifest, graph, layers, text, image, VectorCache(layers, graph))
 
     def scoped(self, doc_ids: Sequence[str] | None) -> CorpusIndex:
         """Return a view of this index whose searches stay inside `doc_ids` (None: all).
@@ -206,6 +207,20 @@ class CorpusIndex:
         images = self.image_scores() if layer != "document" else None
         return scores if images is None else images.fold(scores, query, node_ids)
 
+    def best_per_parent(
+        self, layer: IndexLayer, query: np.ndarray, parents: Sequence[str]
+    ) -> dict[str, tuple[float, str]]:
+        """Score each parent (documents or components) by its best descendant in `layer`.
+
+        Returns parent -> (score, that descendant). Images and regions count by the better
+        of their text and image vectors, as in `similarities`.
+        """
+        if self.image_scores() is None:
+            return self.cache.best_per_parent(layer, query, parents)
+        return _best_by_owner(
+            self.graph, parents, layer, lambda nodes: self.similarities(layer, query, nodes)
+        )
+
     def fold_image_scores(
         self, row_ids: Sequence[str], scores: np.ndarray, queries: np.ndarray
     ) -> np.ndarray:
@@ -219,6 +234,27 @@ class CorpusIndex:
         """Return image-layer hits at a granularity on the text scale ([] without images)."""
         images = self.image_scores()
         return [] if images is None else images.hits(granularity, query, n, doc_ids)
+
+
+def _best_by_owner(
+    graph: LayeredGraph,
+    parents: Sequence[str],
+    layer: IndexLayer,
+    similarities: Callable[[list[str]], dict[str, float]],
+) -> dict[str, tuple[float, str]]:
+    """best_per_parent node by node, for scores the vector cache alone cannot give."""
+    owner: dict[str, str] = {}
+    for parent in parents:
+        nodes = [parent]
+        for _ in range(LAYERS.index(layer) - graph.node(parent).layer):  # type: ignore[arg-type]
+            nodes = [child for node in nodes for child in graph.children(node)]
+        owner.update({node: parent for node in nodes})
+    best: dict[str, tuple[float, str]] = {}
+    for node, score in similarities(list(owner)).items():
+        parent = owner[node]
+        if parent not in best or score > best[parent][0]:
+            best[parent] = (score, node)
+    return best
 
 
 def open_index(

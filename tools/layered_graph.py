@@ -68,6 +68,10 @@ class LayeredGraph:
 
     def __init__(self, graph: nx.DiGraph | None = None) -> None:
         self.g: nx.DiGraph = graph if graph is not None else nx.DiGraph()
+        self._children: dict[str, tuple[str, ...]] = {}
+        """Each node's ordered contained nodes, as asked; emptied when a contains edge is added
+        (a search asks for the same children hundreds of thousands of times per question)."""
+        self._loaded_order: dict[str, int] | None = None
 
     # -- construction ---------------------------------------------------------------------
     def add_document(self, document: Document, summary: str) -> None:
@@ -105,6 +109,8 @@ class LayeredGraph:
             attrs["section"] = list(component.section)
         self.g.add_node(component.component_id, **attrs)
         self.g.add_edge(component.doc_id, component.component_id, kind="contains")
+        self._children.clear()
+        self._loaded_order = None
 
     def add_subcomponents(self, subcomponents: Iterable[Subcomponent]) -> None:
         """Add subcomponent nodes under their components."""
@@ -123,6 +129,8 @@ class LayeredGraph:
                 attrs["pages"] = list(sub.pages)
             self.g.add_node(sub.subcomponent_id, **attrs)
             self.g.add_edge(sub.component_id, sub.subcomponent_id, kind="contains")
+        self._children.clear()
+        self._loaded_order = None
 
     def add_link(self, source: str, target_doc: str, origin: str = "hyperlink") -> bool:
         """Add a links_to edge from a (sub)component to a document; False if it is not added."""
@@ -189,10 +197,40 @@ class LayeredGraph:
 
     def children(self, node_id: str) -> list[str]:
         """Return the contained nodes of a node, in order."""
-        kids = [
-            v for v in self.g.successors(node_id) if self.g.edges[node_id, v]["kind"] == "contains"
-        ]
-        return sorted(kids, key=lambda v: self.g.nodes[v].get("order", 0))
+        kids = self._children.get(node_id)
+        if kids is None:
+            edges = self.g.succ[node_id]
+            contained = [v for v, data in edges.items() if data["kind"] == "contains"]
+            kids = tuple(sorted(contained, key=lambda v: self.g.nodes[v].get("order", 0)))
+            self._children[node_id] = kids
+        return list(kids)
+
+    def ancestor(self, node_id: str, depth: int) -> str:
+        """Return the node `depth` layers above (0: the node itself)."""
+        if depth <= 0:
+            return node_id
+        attrs = self.g.nodes[node_id]
+        if depth == 1 and attrs["layer"] == 2:
+            return str(attrs["component_id"])
+        return str(attrs["doc_id"])
+
+    def reading_order(self) -> dict[str, int]:
+        """Return each node's rank in reading order.
+
+        A document comes first, then each of its components followed by that component's
+        subcomponents, so the descendants of any node are one run of ranks.
+        """
+        order = self._loaded_order
+        if order is None:
+            order = {}
+            for doc in self.nodes_at(0):
+                order[doc] = len(order)
+                for component in self.children(doc):
+                    order[component] = len(order)
+                    for sub in self.children(component):
+                        order[sub] = len(order)
+            self._loaded_order = order
+        return order
 
     def title(self, doc_id: str) -> str:
         """Return a document's title."""

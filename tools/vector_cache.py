@@ -3,6 +3,11 @@
 Global search goes to Chroma's ANN index; scoring the descendants of a handful of
 documents (a local hop, a rerank, a late-interaction edge) is a small dense product,
 done here after the layer is read from Chroma once.
+
+Given the layered graph, a layer's rows are kept in reading order (document, component,
+subcomponent), so the descendants of any document or component are one run of rows:
+`best_per_parent` scores them as matrix slices and picks each parent's best row with
+numpy, with no per-node Python work (a filing has thousands of sentences and rows).
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from state.corpus import LAYERS
 from tools.index import GET_BATCH, ChromaLayers, IndexLayer
+from tools.layered_graph import LayeredGraph
 
 logger = logging.getLogger(__name__)
 
@@ -21,10 +28,14 @@ logger = logging.getLogger(__name__)
 class VectorCache:
     """Lazily load each layer's (ids, matrix) from Chroma and answer exact similarities."""
 
-    def __init__(self, layers: ChromaLayers) -> None:
+    def __init__(self, layers: ChromaLayers, graph: LayeredGraph | None = None) -> None:
         self.layers = layers
+        self.graph = graph
         self._rows: dict[str, dict[str, int]] = {}
+        self._ids: dict[str, list[str]] = {}
         self._matrix: dict[str, np.ndarray] = {}
+        self._spans: dict[str, dict[str, tuple[int, int]]] = {}
+        """layer -> the run of its rows under each node of that layer or above."""
         self._lock = threading.Lock()
 
     def _load(self, layer: IndexLayer) -> None:
@@ -39,7 +50,13 @@ class VectorCache:
                 ids.extend(page["ids"])
                 chunks.append(np.asarray(page["embeddings"], dtype=np.float32))
             matrix = np.concatenate(chunks) if chunks else np.zeros((0, 1), dtype=np.float32)
+            if self.graph is not None and ids:
+                order = self.graph.reading_order()
+                unknown = len(order)
+                perm = sorted(range(len(ids)), key=lambda row: (order.get(ids[row], unknown), row))
+                ids, matrix = [ids[row] for row in perm], matrix[perm]
             self._rows[layer] = {node_id: row for row, node_id in enumerate(ids)}
+            self._ids[layer] = ids
             self._matrix[layer] = matrix
             logger.info("cached %d %s vectors", len(ids), layer)
 
@@ -62,3 +79,75 @@ class VectorCache:
         rows = self._rows[layer]
         present = [node_id for node_id in node_ids if node_id in rows]
         return present, self._matrix[layer][[rows[node_id] for node_id in present]]
+
+    def best_per_parent(
+        self, layer: IndexLayer, query: np.ndarray, parents: Sequence[str]
+    ) -> dict[str, tuple[float, str]]:
+        """Return each parent's best-scoring descendant in `layer` as (cosine, node id).
+
+        A parent is a document or a component (or a node of `layer` itself, its own best);
+        parents without a vector below them are omitted. Ties go to the first descendant in
+        reading order. Needs the graph (see the module docstring).
+        """
+        if self.graph is None:
+            raise ValueError("best_per_parent needs the layered graph: VectorCache(layers, graph)")
+        self._load(layer)
+        spans = [(p, *span) for p, span in self._parent_spans(layer, parents).items()]
+        if not spans:
+            return {}
+        spans.sort(key=lambda item: item[1])
+        starts = np.array([start for _, start, _ in spans])
+        lengths = np.array([end for _, _, end in spans]) - starts
+        scores = _run_scores(self._matrix[layer], np.asarray(query, dtype=np.float32), spans)
+        offsets = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        best = np.maximum.reduceat(scores, offsets)
+        segment = np.repeat(np.arange(len(spans)), lengths)
+        top = np.flatnonzero(scores == best[segment])
+        first = top[np.unique(segment[top], return_index=True)[1]]  # first best row per parent
+        ids = self._ids[layer]
+        return {
+            parent: (float(best[k]), ids[int(starts[k] + first[k] - offsets[k])])
+            for k, (parent, _, _) in enumerate(spans)
+        }
+
+    def _parent_spans(
+        self, layer: IndexLayer, parents: Sequence[str]
+    ) -> dict[str, tuple[int, int]]:
+        """Return the run of `layer` rows under each known parent (a document or component)."""
+        if self.graph is None or layer not in LAYERS:
+            return {}
+        runs = self._spans.get(layer)
+        if runs is None:
+            with self._lock:
+                runs = self._spans[layer] = _runs(self.graph, self._ids[layer], layer)
+        found = {parent: runs.get(parent) for parent in parents}
+        return {parent: run for parent, run in found.items() if run is not None}
+
+
+def _runs(graph: LayeredGraph, ids: Sequence[str], layer: str) -> dict[str, tuple[int, int]]:
+    """Return the run [start, end) of rows in `ids` under each node of `layer` and above."""
+    runs: dict[str, tuple[int, int]] = {}
+    for row, node in enumerate(ids):
+        if node not in graph:
+            continue
+        for depth in range(LAYERS.index(layer) + 1):  # type: ignore[arg-type]
+            ancestor = graph.ancestor(node, depth)
+            runs[ancestor] = (runs.get(ancestor, (row, row))[0], row + 1)
+    return runs
+
+
+def _run_scores(
+    matrix: np.ndarray, query: np.ndarray, spans: Sequence[tuple[str, int, int]]
+) -> np.ndarray:
+    """Return the scores of the rows of sorted, disjoint spans, concatenated in span order.
+
+    Adjacent spans (the components of one document) merge into one slice, so a product
+    runs per run of rows, not per parent.
+    """
+    runs: list[list[int]] = []
+    for _, start, end in spans:
+        if runs and runs[-1][1] == start:
+            runs[-1][1] = end
+        else:
+            runs.append([start, end])
+    return np.concatenate([matrix[start:end] @ query for start, end in runs])

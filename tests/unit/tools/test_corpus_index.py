@@ -44,3 +44,35 @@ def test_queries_are_embedded_once_and_shared(mini_index: Path) -> None:
     assert np.allclose(batch[0], index.text_embedder.embed(["radium"])[0])
     with pytest.raises(IndexMismatchError, match="has no image embedder"):
         index.embed_query("flag", space="image")
+
+
+def _reference_best(index: CorpusIndex, layer: str, query: np.ndarray, parents: list[str]):
+    """best_per_parent node by node: every descendant's cosine, first best in reading order."""
+    best: dict[str, tuple[float, str]] = {}
+    for parent in parents:
+        nodes = [parent]
+        depth = ["document", "component", "subcomponent"].index(layer)
+        for _ in range(depth - index.graph.node(parent).layer):
+            nodes = [child for node in nodes for child in index.graph.children(node)]
+        for node, score in index.cache.similarities(layer, query, nodes).items():  # type: ignore[arg-type]
+            if parent not in best or score > best[parent][0] + 1e-6:
+                best[parent] = (score, node)
+    return best
+
+
+@pytest.mark.parametrize("layer", ["document", "component", "subcomponent"])
+def test_best_per_parent_matches_scoring_every_descendant(mini_index: Path, layer: str) -> None:
+    index = open_index(str(mini_index))
+    query = index.embed_query("flag of Warsaw")
+    docs = list(index.graph.nodes_at(0))
+    components = [c for d in docs[:3] for c in index.graph.children(d)]
+    depth = ["document", "component", "subcomponent"].index(layer)
+    for parents in (docs, components, [*docs[:2], *components[-2:], "no-such-node"]):
+        parents = [p for p in parents if p not in index.graph or index.graph.node(p).layer <= depth]
+        fast = index.best_per_parent(layer, query, parents)  # type: ignore[arg-type]
+        slow = _reference_best(index, layer, query, [p for p in parents if p in index.graph])
+        assert fast.keys() == slow.keys()
+        assert fast or not [p for p in parents if p in index.graph]
+        for parent, (score, node) in slow.items():
+            assert fast[parent][1] == node
+            assert fast[parent][0] == pytest.approx(score, abs=1e-5)
