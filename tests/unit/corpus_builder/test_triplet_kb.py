@@ -70,7 +70,9 @@ class TripletModel(BaseChatModel):
         first = str(next(m for m in messages if isinstance(m, HumanMessage)).content)
         text = reply(first) if callable(reply) else reply
         usage = {"input_tokens": 40, "output_tokens": 10, "total_tokens": 50}
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(text, usage_metadata=usage))])
+        return ChatResult(
+            generations=[ChatGeneration(message=AIMessage(text, usage_metadata=usage))]
+        )
 
 
 def extractor_for(model: TripletModel, name: str = "", retries: int = 1) -> TripletExtractor:
@@ -229,15 +231,15 @@ def triplet_kinds(index: Path) -> set[str]:
 
 def test_units_are_paragraphs_in_sentence_runs_and_table_rows() -> None:
     table = Table(("Year", "Laureate"), (("1901", "Röntgen"), ("1903", "Curie")))
-    long_text = " ".join(f"Sentence number {n} says something." for n in range(80))
+    said = [f"Sentence number {n} says something." for n in range(80)]
     components = (
         Component("d::p0", "d", "paragraph", 0, text="Short paragraph."),
-        Component("d::p1", "d", "paragraph", 1, text=long_text),
+        Component("d::p1", "d", "paragraph", 1, text=" ".join(said)),
         Component("d::t0", "d", "table", 2, text="Laureates", table=table),
         Component("d::i0", "d", "image", 3, text="A portrait"),
     )
-    sentences = [Subcomponent(f"d::p1::s{n}", "d::p1", "d", "sentence", n,
-                              f"Sentence number {n} says something.") for n in range(80)]  # fmt: skip
+    sentences = [Subcomponent(f"d::p1::s{n}", "d::p1", "d", "sentence", n, text)
+                 for n, text in enumerate(said)]  # fmt: skip
     rows = [Subcomponent(f"d::t0::r{n}", "d::t0", "d", "row", n, f"Year: {y} | Laureate: {who}")
             for n, (y, who) in enumerate(table.rows)]  # fmt: skip
     units = text_units([Document("d", "Prizes", components=components)],
