@@ -268,6 +268,8 @@ def _finish_manifest(
     manifest: Manifest, report: IngestReport, stats: EmbedStats, timings: dict[str, float]
 ) -> None:
     manifest.embedding = dict(stats.counts)
+    if manifest.triplets is not None:  # the extraction model's time (counted in total only)
+        timings = {**timings, "triplets_llm": manifest.triplets.llm_seconds}
     manifest.timings = {k: round(v, 3) for k, v in timings.items()}
     manifest.skipped = [Problem(where=s.where, problem=s.problem) for s in report.skipped]
     manifest.repaired = [Problem(where=s.where, problem=s.problem) for s in report.repaired]

@@ -207,6 +207,9 @@ def test_without_a_chat_model_triplets_fail_before_anything_is_written(
     args = ["build", str(mini_bundle), "--index", str(tmp_path / "cli"), "--embedder", "hash:64"]
     code, _, err = run_fif_main(*args, "--triplets")
     assert code == 2 and "--backend openai" in err and "sentences and table rows" in err
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    code, _, err = run_fif_main(*args, "--triplets", "--backend", "openai")
+    assert code == 2 and "needs an API key in $OPENAI_API_KEY" in err
     assert not (tmp_path / "cli").exists()
 
 
