@@ -1,6 +1,8 @@
 """`fif build`: corpus → components → subcomponents → summaries → layered graph → layer indices.
 
 Every layer gets a Chroma collection of vectors and a BM25 index (tools.sparse_index).
+With `BuildOptions.triplets` the text units also get an LLM-extracted triplet KB in its own
+collection (corpus_builder.triplet_kb); its model is checked before anything is written.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from corpus_builder.splitters import (
 )
 from corpus_builder.summaries import ExtractiveSummarizer, Summarizer
 from corpus_builder.summary_store import summarize_documents
+from corpus_builder.triplet_extraction import TripletExtractor
+from corpus_builder.triplet_kb import sync_triplet_kb
 from state.corpus import Document, IngestReport, Subcomponent
 from tools.calibration import estimate_calibration
 from tools.embedders import (
@@ -43,7 +47,7 @@ from tools.embedders import (
     load_embedder,
 )
 from tools.errors import ConfigError, CorpusFormatError, IndexMismatchError
-from tools.index import ChromaLayers, collection_prefix
+from tools.index import INDEX_LAYERS, ChromaLayers, collection_prefix
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, EmbedderInfo, Manifest, Problem
 from tools.sparse_index import sync_sparse_layers
@@ -71,6 +75,9 @@ class BuildOptions:
     """Embed a paragraph's sentences from the paragraph's own pass (corpus_builder.contextual):
     ~1.5x faster to build; sharper on sentences that lean on their paragraph (OTT-QA dense
     R@1 +11 points), blurrier between similar pages (HotpotQA dense R@1 -11)."""
+    triplets: TripletExtractor | None = None
+    """Build the triplet text KB (MMAPG, seed 003 §3.2) with this chat model
+    (corpus_builder.triplet_kb); None: no triplet KB, sentences and rows stand in."""
 
 
 class _Clock:
@@ -88,6 +95,8 @@ class _Clock:
 def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) -> Manifest:
     """Build (or bring up to date) the index of a corpus and return its manifest."""
     options = options or BuildOptions()
+    if options.triplets is not None:  # before anything is written: never a half-built index
+        options.triplets.check()
     clock, report = _Clock(), IngestReport()
     started = time.perf_counter()
     index_dir.mkdir(parents=True, exist_ok=True)
@@ -223,8 +232,8 @@ def _index(
     text, image = embedders
     layers = ChromaLayers.open(index_dir, options.chroma_url, manifest.name)
     if options.rebuild:
-        for layer in ("document", "component", "subcomponent", "image"):
-            layers.drop(layer)  # type: ignore[arg-type]
+        for layer in INDEX_LAYERS:
+            layers.drop(layer)
     stats = EmbedStats()
     indexer = IncrementalIndexer(layers, stats, options.show_progress)
     embed = None
@@ -249,6 +258,9 @@ def _index(
         stats.index_seconds += time.perf_counter() - started
     else:
         manifest.images_indexed_via = "caption-text" if has_images else "none"
+    manifest.triplets = sync_triplet_kb(
+        indexer, index_dir, documents, subcomponents, text, options.triplets
+    )
     return stats
 
 
@@ -256,6 +268,8 @@ def _finish_manifest(
     manifest: Manifest, report: IngestReport, stats: EmbedStats, timings: dict[str, float]
 ) -> None:
     manifest.embedding = dict(stats.counts)
+    if manifest.triplets is not None:  # the extraction model's time (counted in total only)
+        timings = {**timings, "triplets_llm": manifest.triplets.llm_seconds}
     manifest.timings = {k: round(v, 3) for k, v in timings.items()}
     manifest.skipped = [Problem(where=s.where, problem=s.problem) for s in report.skipped]
     manifest.repaired = [Problem(where=s.where, problem=s.problem) for s in report.repaired]

@@ -222,10 +222,13 @@ MMAPG_ABLATIONS: dict[str, dict[str, Any]] = {
     "mmapg-no-split": {"no_modality_split": True},
     "mmapg-no-examination": {"no_examination": True},
     "mmapg-single-path": {"single_path": True},
+    "mmapg-no-triplets": {"triplet_kb": False},
 }
 """MMAPG and its ablations (seed 003, Table 3 and Appendix A.5): a fixed top-10 instead of the
 radius, no text/image split, no examination (the seed's "w/o retrieval module": similarity
-alone), one node per step on a single path (its "w/o graph-guided planning")."""
+alone), one node per step on a single path (its "w/o graph-guided planning"), sentences and
+rows instead of the index's triplet KB (its "w/o triplet conversion"; the same as `mmapg` on
+an index built without `--triplets`)."""
 
 
 def _mmapg(name: str, config: RunConfig) -> System:

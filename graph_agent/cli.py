@@ -81,9 +81,13 @@ def build(
     allow_download: Annotated[bool, typer.Option("--allow-download/--offline")] = False,
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
     summaries: Annotated[str, typer.Option(help="extractive | openai | local")] = "extractive",
-    chat_model: Annotated[str | None, typer.Option(help="Model name (openai summaries).")] = None,
+    triplets: Annotated[
+        bool, typer.Option("--triplets/--no-triplets", help="LLM triplet KB for MMAPG (README).")
+    ] = False,
+    backend: Annotated[str | None, typer.Option(help="openai | local: --triplets' model.")] = None,
+    chat_model: Annotated[str | None, typer.Option(help="Model name (openai backend).")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server URL.")] = None,
-    local_model: Annotated[str | None, typer.Option(help="GGUF file (local summaries).")] = None,
+    local_model: Annotated[str | None, typer.Option(help="GGUF file (local backend).")] = None,
     regions: Annotated[
         str, typer.Option(help="Image regions: fixed | <module>:<callable> (a proposer factory).")
     ] = "fixed",
@@ -96,27 +100,11 @@ def build(
     ] = False,
 ) -> None:
     """Build or update the layered graph and Chroma layer indices of a corpus."""
-    from corpus_builder.build import BuildOptions
+    choices = {k: v for k, v in locals().items() if k not in ("corpus", "index")}  # the options
     from corpus_builder.build import build as run_build
-    from corpus_builder.region_proposers import load_region_proposer
-    from corpus_builder.summaries import load_summarizer
-    from state.context import Context
-    from tools.embedders import DEFAULT_TEXT_EMBEDDER
+    from graph_agent.build_options import BuildChoices, build_options
 
-    llm = {"chat_model": chat_model, "base_url": base_url, "local_model_path": local_model}
-    options = BuildOptions(
-        text_embedder=embedder or DEFAULT_TEXT_EMBEDDER,
-        image_embedder=image_embedder,
-        chroma_url=chroma_url,
-        link_mentions=link_mentions,  # type: ignore[arg-type]
-        rebuild=rebuild,
-        allow_download=allow_download,
-        show_progress=progress,
-        summarizer=load_summarizer(summaries, Context.from_env(llm)),
-        region_proposer=load_region_proposer(regions),
-        contextual_sentences=contextual,
-    )
-    manifest = run_build(corpus, index, options)
+    manifest = run_build(corpus, index, build_options(BuildChoices(**choices)))
     render.build_summary(out, err, manifest)
 
 

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from state.render import table_text
 from tools.layered_graph import LayeredGraph
-from tools.manifest import Manifest
+from tools.manifest import Manifest, TripletKB
 
 if TYPE_CHECKING:
     from graph_agent.replay import CheckpointInfo
@@ -57,7 +57,15 @@ def build_summary(console: Console, errors: Console, manifest: Manifest) -> None
     table.add_row("embedding", ", ".join(f"{k}={v}" for k, v in manifest.embedding.items()))
     table.add_row("timings (s)", ", ".join(f"{k}={v:.1f}" for k, v in manifest.timings.items()))
     table.add_row("unresolved links", str(manifest.unresolved_links))
+    if manifest.triplets is not None:
+        table.add_row("triplet KB", escape(triplet_line(manifest.triplets)))
     console.print(table)
+    if manifest.triplets is not None and manifest.triplets.problems:
+        errors.print(
+            f"[yellow]triplets: {manifest.triplets.failed} units failed and "
+            f"{manifest.triplets.not_asked} were not asked; they are embedded as text and the "
+            "next build asks again (manifest.json lists the first reasons)[/yellow]"
+        )
     problems = [("skipped", p) for p in manifest.skipped] + [
         ("repaired", p) for p in manifest.repaired
     ]
@@ -71,6 +79,16 @@ def build_summary(console: Console, errors: Console, manifest: Manifest) -> None
             errors.print(line, highlight=False, soft_wrap=True)
         if len(problems) > 50:
             errors.print(f"  … and {len(problems) - 50} more")
+
+
+def triplet_line(kb: TripletKB) -> str:
+    """Summarise the triplet KB of a build in one line."""
+    return (
+        f"{kb.triplets} triplets from {kb.with_triplets} of {kb.units} units "
+        f"({kb.as_text} as text; reused {kb.reused}, asked {kb.asked}, failed {kb.failed}); "
+        f"{kb.llm_calls} LLM calls, {kb.input_tokens + kb.output_tokens} tokens, "
+        f"${kb.usd:.4f} ({kb.extractor})"
+    )
 
 
 def trace(console: Console, steps: Sequence[dict[str, object]]) -> None:

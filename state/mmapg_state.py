@@ -212,9 +212,15 @@ class MMAPGContext(Context):
     search_mode: SearchMode = Field(
         "dense", description="How the text KB is searched: dense vectors, BM25 or their hybrid."
     )
+    triplet_kb: bool = Field(
+        True,
+        description="Score text candidates against the index's triplet KB (built by `fif build "
+        "--triplets`; the seed's text KB, §3.2) when it has one; False is the seed's 'w/o "
+        "triplet conversion' ablation. Without a built KB, sentences and table rows stand in.",
+    )
     triplets: bool = Field(
         False,
-        description="LLM backends: rewrite each text candidate as relational triplets and "
-        "score it by its best triplet (the seed's triplet KB, built lazily on the candidates); "
+        description="LLM backends, indices without a built triplet KB: rewrite each text "
+        "candidate as relational triplets at run time and score it by its best triplet; "
         "offline, sentences and table rows (the subcomponent layer) stand in for triplets.",
     )

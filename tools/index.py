@@ -20,8 +20,9 @@ from tools.errors import ConfigError, IndexMismatchError, MissingDependencyError
 
 logger = logging.getLogger(__name__)
 
-IndexLayer = Literal["document", "component", "subcomponent", "image"]
-INDEX_LAYERS: tuple[IndexLayer, ...] = ("document", "component", "subcomponent", "image")
+IndexLayer = Literal["document", "component", "subcomponent", "image", "triplet"]
+INDEX_LAYERS: tuple[IndexLayer, ...] = ("document", "component", "subcomponent", "image", "triplet")
+"""`triplet` is the optional triplet text KB (`fif build --triplets`, corpus_builder.triplet_kb)."""
 WRITE_BATCH = 2000
 GET_BATCH = 10000
 METADATA_KEYS = ("doc_id", "component_id", "type")
@@ -115,10 +116,14 @@ class ChromaLayers:
         self._collections[layer] = collection
         return collection
 
+    def has(self, layer: IndexLayer) -> bool:
+        """Tell whether a layer's collection exists."""
+        return self.name(layer) in {c.name for c in self.client.list_collections()}
+
     def drop(self, layer: IndexLayer) -> None:
         """Delete a layer's collection if it exists."""
         self._collections.pop(layer, None)
-        if self.name(layer) in {c.name for c in self.client.list_collections()}:
+        if self.has(layer):
             self.client.delete_collection(self.name(layer))
 
     def stored_metadata(self, layer: IndexLayer) -> dict[str, dict[str, Any]]:

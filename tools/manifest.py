@@ -16,6 +16,8 @@ MANIFEST_FILE = "manifest.json"
 GRAPH_FILE = "graph.json"
 SUMMARIES_FILE = "summaries.json"
 """Document summaries kept between builds, so an unchanged corpus is not summarized again."""
+TRIPLETS_FILE = "triplets.sqlite"
+"""Triplets extracted by `fif build --triplets`, kept between builds (see triplet_store)."""
 CHECKPOINT_FILE = "checkpoints.sqlite"
 
 
@@ -42,6 +44,32 @@ class Problem(BaseModel):
 
     where: str
     problem: str
+
+
+class TripletKB(BaseModel):
+    """How the triplet text KB was built (`fif build --triplets`; seed 003, §3.2).
+
+    Every text unit (a paragraph, or a table row) is in the KB: by the triplets the model
+    extracted from it, or by its own text when it has none (the model found no fact, its
+    call failed, or the build stopped asking after repeated failures).
+    """
+
+    extractor: str = Field(description="Prompt version and chat model of the extraction")
+    units: int = 0
+    with_triplets: int = 0
+    as_text: int = Field(0, description="Units embedded as their own text (no triplets)")
+    triplets: int = 0
+    reused: int = Field(0, description="Units whose stored triplets an earlier build extracted")
+    asked: int = Field(0, description="Units sent to the model by this build")
+    empty: int = Field(0, description="Units the model answered with no triplet")
+    failed: int = Field(0, description="Units whose call failed or whose passage was missing")
+    not_asked: int = Field(0, description="Units left out after repeated failures in a row")
+    llm_calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    usd: float = 0.0
+    llm_seconds: float = 0.0
+    problems: list[str] = Field(default_factory=list, description="The first failure reasons")
 
 
 class Manifest(BaseModel):
@@ -72,6 +100,10 @@ class Manifest(BaseModel):
     sparse: dict[str, str] = Field(
         default_factory=dict,
         description="What the last build did to each layer's BM25 index: kept or indexed",
+    )
+    triplets: TripletKB | None = Field(
+        default=None,
+        description="The triplet text KB (collection `<name>_triplets`); None: not built",
     )
     embedding: dict[str, int] = Field(default_factory=dict)
     timings: dict[str, float] = Field(default_factory=dict)

@@ -7,9 +7,11 @@ CLIP scores on the text scale (images), whose levels shift from query to query, 
 radius is measured from each pool's best score: a candidate is kept when
 `best - score <= radius`. Three pools, each with its own radius:
 
-- text: the text KB — sentences and table rows (the subcomponent layer, standing in for
-  the seed's triplets) scored against the text part, best subcomponent per component;
-- target: the components of documents the instruction names (identifier lookup);
+- text: the text KB scored against the text part, best entry per component: the triplet
+  KB when the index was built with `fif build --triplets` (tools.triplet_search), else
+  sentences and table rows (the subcomponent layer, standing in for the seed's triplets);
+- target: the components of documents the instruction names (identifier lookup), in the
+  same text KB;
 - image: image components, by caption text and (with an image embedder) by pixels;
   targeted image retrieval scores the named documents' images, descriptive the whole KB.
 """
@@ -24,6 +26,7 @@ from state.mmapg_state import Evidence, MMAPGContext, Pool
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.search import ScoredNode, score_vec
+from tools.triplet_search import has_triplet_kb, score_triplets
 
 IMAGE_KINDS: dict[Literal["component", "subcomponent"], str] = {
     "component": "image",
@@ -41,16 +44,19 @@ class RadiusSettings:
     max_in_radius: int
     shortlist_k: int
     fixed_top_k: int | None = None
+    triplet_kb: bool = False
+    """Search the index's triplet KB as the text KB (else sentences and rows)."""
 
     @classmethod
-    def of(cls, context: MMAPGContext) -> RadiusSettings:
-        """Return the settings a context asks for."""
+    def of(cls, context: MMAPGContext, index: CorpusIndex | None = None) -> RadiusSettings:
+        """Return the settings a context asks for (the triplet KB if `index` has one)."""
         return cls(
             context.text_radius,
             context.image_radius,
             context.max_in_radius,
             context.shortlist_k,
             context.fixed_top_k,
+            context.triplet_kb and index is not None and has_triplet_kb(index),
         )
 
     def radius(self, pool: Pool) -> float:
@@ -90,11 +96,19 @@ def within_radius(
 
 
 def text_pool(
-    index: CorpusIndex, query: str, k: int, meter: CostMeter, doc_ids: Sequence[str] | None = None
+    index: CorpusIndex,
+    query: str,
+    k: int,
+    meter: CostMeter,
+    doc_ids: Sequence[str] | None = None,
+    triplet_kb: bool = False,
 ) -> list[Evidence]:
-    """Score components by their best sentence or row (inside `doc_ids` for a lookup)."""
+    """Score components by their best triplet, or sentence or row (inside `doc_ids` if given)."""
     pool: Pool = "text" if doc_ids is None else "target"
-    found = score_vec(index, query, "component", "subcomponent", k, doc_ids, meter)
+    if triplet_kb:
+        found = score_triplets(index, query, k, doc_ids, meter)
+    else:
+        found = score_vec(index, query, "component", "subcomponent", k, doc_ids, meter)
     return [evidence_of(node, pool) for node in found]
 
 

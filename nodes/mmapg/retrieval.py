@@ -5,12 +5,19 @@ instruction into text and image parts (LLM or `modality.offline_split`), searche
 KB, the documents of each named identifier and the image KB, keeps each pool's candidates
 within its radius, and examines them (LLM or `examination.examine_offline`). No kept
 candidate makes a "no result" node.
+
+The text KB is the index's triplet KB when it was built with `fif build --triplets`
+(components scored by their best triplet, seed 003 eqs. 1–2), else the sentences and table
+rows. The run-time option `MMAPGContext.triplets` (a chat model rewrites the candidates as
+triplets) applies only to indices without a built KB: with one it would re-ask the model
+for what the build already extracted, so it is skipped.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from nodes.mmapg.examination import (
     Examined,
@@ -32,6 +39,7 @@ from tools.llm_calls import StructuredCaller
 MAX_TARGETS = 3
 """Identifiers looked up per instruction; each gets its own pool (and radius)."""
 NO_RESULT = "no result"
+TextKB = Literal["triplets", "sentences and rows", "sentences and rows, rescored by triplets"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,8 @@ class Retrieved:
     summary: str
     decisions: list[Decided]
     pools: dict[str, int] = field(default_factory=dict)
+    text_kb: TextKB = "sentences and rows"
+    """What the text pools were scored against."""
 
 
 def target_docs(index: CorpusIndex, targets: Sequence[str]) -> list[list[str]]:
@@ -56,13 +66,13 @@ def gather(
     index: CorpusIndex, split: InstructionSplit, settings: RadiusSettings, meter: CostMeter
 ) -> tuple[list[Evidence], list[Evidence], dict[str, int]]:
     """Search every pool the split asks for; return (inside radii, outside, pool sizes)."""
-    k = settings.shortlist_k
+    k, kb = settings.shortlist_k, settings.triplet_kb
     pools: list[tuple[str, list[Evidence]]] = [
-        ("text", text_pool(index, split.text_part, k, meter))
+        ("text", text_pool(index, split.text_part, k, meter, None, kb))
     ]
     named = target_docs(index, split.targets)
     for position, docs in enumerate(named):
-        pools.append((f"target{position}", text_pool(index, split.text_part, k, meter, docs)))
+        pools.append((f"target{position}", text_pool(index, split.text_part, k, meter, docs, kb)))
     cut = [radius_split(name, pool, settings) for name, pool in pools]
     if split.image_mode != "none":
         scope: list[str] | None = None  # descriptive: the whole image KB
@@ -118,22 +128,21 @@ def retrieve(
         lambda: offline_split(index, instruction, not context.no_modality_split),
     )
     split: InstructionSplit = split_decided.value
-    settings = RadiusSettings.of(context)
+    settings = RadiusSettings.of(context, index)
     inside, outside, sizes = gather(index, split, settings, meter)
+    kb: TextKB = "triplets" if settings.triplet_kb else "sentences and rows"
     decisions = [split_decided]
     if not inside:  # nothing within any radius: nothing to rescore or examine
-        return Retrieved(split, [], outside, NO_RESULT, decisions, sizes)
-    if context.triplets:
+        return Retrieved(split, [], outside, NO_RESULT, decisions, sizes, kb)
+    if context.triplets and not settings.triplet_kb:
         by_triplets = triplet_scores(index, split, inside, context, meter, llm_allowed)
         decisions.append(by_triplets)
         if by_triplets.decided_by == "llm":  # new scores: cut the text candidates again
-            texts = [c for c in by_triplets.value if c["pool"] != "image"]
-            near, dropped = within_radius(texts, settings.text_radius, len(texts))
-            inside = [*near, *(c for c in inside if c["pool"] == "image")]
-            outside = [*dropped, *outside]
+            kb = "sentences and rows, rescored by triplets"
+            inside, outside = recut(by_triplets.value, inside, outside, settings)
     inside = sorted(inside, key=lambda c: (-c["score"], c["component_id"]))
     if context.no_examination:
-        return Retrieved(split, inside, outside, _listing(index, inside), decisions, sizes)
+        return Retrieved(split, inside, outside, _listing(index, inside), decisions, sizes, kb)
     phrases = list(split.key_phrases)
     examined = decide_within(
         llm_allowed,
@@ -145,7 +154,19 @@ def retrieve(
     result: Examined = examined.value
     summary = result.summary if result.kept and result.summary else NO_RESULT
     others = [*result.rejected, *outside]
-    return Retrieved(split, result.kept, others, summary, [*decisions, examined], sizes)
+    return Retrieved(split, result.kept, others, summary, [*decisions, examined], sizes, kb)
+
+
+def recut(
+    rescored: list[Evidence],
+    inside: list[Evidence],
+    outside: list[Evidence],
+    settings: RadiusSettings,
+) -> tuple[list[Evidence], list[Evidence]]:
+    """Cut the rescored text candidates at the text radius again; images keep their place."""
+    texts = [c for c in rescored if c["pool"] != "image"]
+    near, dropped = within_radius(texts, settings.text_radius, len(texts))
+    return [*near, *(c for c in inside if c["pool"] == "image")], [*dropped, *outside]
 
 
 def triplet_scores(

@@ -54,6 +54,7 @@ def retrieval_node(state: RetrieverInput, found: Retrieved, context: MMAPGContex
         "detail": {
             **found.split.as_detail(),
             "pools": found.pools,
+            "text_kb": found.text_kb,
             "radii": {"text": context.text_radius, "image": context.image_radius},
             "fixed_top_k": context.fixed_top_k,
         },

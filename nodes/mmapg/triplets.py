@@ -1,12 +1,14 @@
 """The seed's triplet text KB as a run-time option: candidates rescored by their best triplet.
 
 Seed 003 (§3.2, eqs. 1–2) builds its text KB from relational triplets an LLM extracts
-from every source, so all text entries share one granularity. Extracting triplets for a
-whole corpus at build time is a large LLM bill; with `MMAPGContext.triplets` and a chat
-model, a Retrieval node instead asks the model for the triplets of its text candidates
-only, embeds them, and rescores each candidate by its best triplet before the radius cut.
-Offline (and by default) the subcomponent layer stands in: sentences and table rows are
-the fine-grained text entries a triplet would be.
+from every source, so all text entries share one granularity. `fif build --triplets` does
+that at build time (corpus_builder.triplet_kb; MMAPG then searches it). For an index built
+without it, `MMAPGContext.triplets` with a chat model asks the model for the triplets of a
+Retrieval node's text candidates only, embeds them, and rescores each candidate by its
+best triplet before the radius cut: a per-question bill instead of a per-corpus one, and
+only candidates the sentence search already found can move. Offline (and by default) the
+subcomponent layer stands in: sentences and table rows are the fine-grained text entries a
+triplet would be.
 """
 
 from __future__ import annotations

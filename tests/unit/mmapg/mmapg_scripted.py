@@ -16,6 +16,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
+from corpus_builder.prompts import TRIPLET_SYSTEM
 from nodes.mmapg import prompts
 from tools.chat_models import register_chat_model
 
@@ -26,6 +27,7 @@ ROLES = {
     "examine": prompts.EXAMINE_SYSTEM,
     "answer": prompts.ANSWER_SYSTEM,
     "triplets": prompts.TRIPLETS_SYSTEM,
+    "kb_triplets": TRIPLET_SYSTEM,  # fif build --triplets
 }
 USAGE = {"input_tokens": 100, "output_tokens": 20, "total_tokens": 120}
 

@@ -20,6 +20,7 @@ def test_eval_systems_build_mmapg_and_its_ablations(mini_index):
         "mmapg-no-split": ("no_modality_split", True),
         "mmapg-no-examination": ("no_examination", True),
         "mmapg-single-path": ("single_path", True),
+        "mmapg-no-triplets": ("triplet_kb", False),
     }
     for name, (field, value) in switches.items():
         system = make_system(name, config)
