@@ -48,7 +48,7 @@ def answer_scores(
         return scores, matched.method
     if verdict.get("decided_by") in JUDGE_USED:
         scores["Correct"] = float(bool(verdict.get("correct")))
-        return scores, "judge"
+        return scores, "judge" if verdict.get("decided_by") == "llm" else matched.method
     return scores, "judge-fallback"
 
 

@@ -146,7 +146,8 @@ def test_files_markdown_csv_and_plots(tmp_path: Path) -> None:
     questions = _write_run(out)
     files = write_report(out, questions)
     md = files.summary_md.read_text()
-    row = "| sys | 0.500 | 1.000 | 1.000 | 1.000 | 0.500 | 1.000 | 0.750 | 2 | 0.500 | 0.833 | 1.000 | 1.000 | 2 |"
+    row = "| sys | 0.500 | 1.000 | 1.000 | 1.000 | 0.500 | 1.000 | 0.750 | 2 | 0.500 | 0.833 | "
+    row += "1.000 | 1.000 | 2 |"  # EM, F1, then Answered and Correct
     assert row in md
     assert "## By hops" in md and "## By modality" in md and "## By answer_source" in md
     rows = list(csv.DictReader(files.summary_csv.open()))
