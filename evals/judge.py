@@ -78,6 +78,13 @@ def answer_digest(question: str, answers: Sequence[str], prediction: str | None)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
 
+def _own_reason(verdict: JudgeVerdict) -> None:
+    """Reject a reason that is one word or an echo of the instructions (small models copy)."""
+    reason, words = verdict.reason.lower(), len(verdict.reason.split())
+    if words < 2 or (words >= 4 and reason in JUDGE_SYSTEM.lower()):
+        raise ValueError(f"reason {verdict.reason!r} does not say why; explain in a sentence")
+
+
 class Judge:
     """Decides correct/incorrect per answer with a chat model, or by number matching."""
 
@@ -118,7 +125,7 @@ class Judge:
             answer=prediction,
         )
         try:
-            reply = self.caller.call(JudgeVerdict, JUDGE_SYSTEM, user, meter)
+            reply = self.caller.call(JudgeVerdict, JUDGE_SYSTEM, user, meter, _own_reason)
         except LLMFailure as err:
             return self._fallback(question, answers, prediction, str(err))
         except Exception as err:  # a server error must not end the run; recorded per example

@@ -71,8 +71,11 @@ def judge_run(
     logger.info(
         "judge %s: %d answer(s) to judge, %d already judged", judge.model, len(todo), reused
     )
+    groups: dict[str, list[_Item]] = {}
+    for item in todo:  # systems that gave the same answer share one verdict (and one call)
+        groups.setdefault(item[3]["answer"], []).append(item)
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="judge") as pool:
-        costs = list(pool.map(lambda item: _judge_one(judge, log, *item), todo))
+        costs = list(pool.map(lambda items: _judge_one(judge, log, items), groups.values()))
     total: dict[str, float] = {}
     for cost in costs:
         for name, value in cost.items():
@@ -81,15 +84,19 @@ def judge_run(
     return JudgeSummary(path, judge.model, len(todo), reused, fallbacks, None, total)
 
 
+_Item = tuple[EvalExample, str, str | None, dict[str, str]]
+"""An answer to judge: its question, the system, the answer and the key of its verdict."""
+
+
 def _todo(
     results: Mapping[Key, Mapping[str, Any]],
     done: Mapping[Key, Any],
     examples: Sequence[EvalExample],
     systems: Sequence[str],
     judge: Judge,
-) -> tuple[list[tuple[EvalExample, str, str | None, dict[str, str]]], int]:
+) -> tuple[list[_Item], int]:
     """Return the answers that need a verdict, and how many have a current one."""
-    todo = []
+    todo: list[_Item] = []
     reused = 0
     for example in examples:
         for name in systems:
@@ -104,29 +111,25 @@ def _todo(
     return todo, reused
 
 
-def _judge_one(
-    judge: Judge,
-    log: ResultsLog,
-    example: EvalExample,
-    name: str,
-    prediction: str | None,
-    key: dict[str, str],
-) -> dict[str, float]:
-    """Judge one answer and append its verdict line; return its cost (fallbacks counted)."""
+def _judge_one(judge: Judge, log: ResultsLog, items: list[_Item]) -> dict[str, float]:
+    """Judge one answer, append its verdict for every system that gave it; return the cost."""
+    example, _, prediction, key = items[0]
     meter = CostMeter()
     judgment = judge.verdict(example.question, example.answers, prediction, meter)
-    record: dict[str, Any] = {
-        "qid": example.qid,
-        "system": name,
-        KEY_FIELD: key,
-        JUDGE_FIELD: judgment.as_dict(),
-    }
     if judgment.decided_by == "offline-fallback":
         meter.fallbacks += 1
-        record["error"] = judgment.reason  # not done: the next run asks the judge again
-    record["cost"] = meter.as_dict()
-    log.append(record, replace=True)
-    return record["cost"]
+    for index, (asked, name, _, _) in enumerate(items):
+        record: dict[str, Any] = {
+            "qid": asked.qid,
+            "system": name,
+            KEY_FIELD: key,
+            JUDGE_FIELD: judgment.as_dict(),
+            "cost": meter.as_dict() if index == 0 else {},  # one call, counted once
+        }
+        if judgment.decided_by == "offline-fallback":
+            record["error"] = judgment.reason  # not done: the next run asks the judge again
+        log.append(record, replace=True)
+    return meter.as_dict()
 
 
 def read_judgments(out_dir: Path) -> dict[Key, dict[str, Any]]:

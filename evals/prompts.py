@@ -6,7 +6,7 @@ goes into every stored verdict, so a changed prompt re-asks the judge.
 
 from __future__ import annotations
 
-JUDGE_VERSION = "judge-1"
+JUDGE_VERSION = "judge-2"
 
 JUDGE_SYSTEM = """You grade answers to questions about documents such as company filings.
 You are given the question, one or more reference answers written by experts, and a
@@ -20,7 +20,8 @@ candidate answer. Decide whether the candidate answer is correct.
   conclusion, a wrong figure, or a hedge between several values is incorrect.
 - A refusal ("I cannot answer", "fail") is incorrect.
 
-Reply with ONLY a JSON object: {"correct": true or false, "reason": "one short sentence"}."""
+Reply with ONLY a JSON object with two keys: "correct" (true or false) and "reason"
+(why, in one sentence of your own that names the figures or facts you compared)."""
 
 JUDGE_USER = """Question:
 {question}

@@ -175,3 +175,24 @@ def test_the_schema_wants_a_reason(reply: str) -> None:
     model = ScriptedJudge(replies=[reply])
     verdict = Judge(_context(model)).verdict(QUESTION, EXAMPLE.answers, "16,525", CostMeter())
     assert verdict.decided_by == "offline-fallback"
+
+
+def test_systems_with_the_same_answer_share_one_call(tmp_path: Path) -> None:
+    model = ScriptedJudge(replies=[_verdict(True)])
+    _write_results(tmp_path, {"q1": "$16.5 billion"})
+    line = {"qid": "q1", "system": "other", "answer": "$16.5 billion", "run_key": {}}
+    with (tmp_path / "results.jsonl").open("a") as handle:
+        handle.write(json.dumps(line) + "\n")
+    summary = judge_run(tmp_path, [EXAMPLE], ["sys", "other"], _context(model))
+    assert (summary.asked, model.calls, summary.cost["llm_calls"]) == (2, 1, 1)
+    verdicts = read_judgments(tmp_path)
+    assert verdicts[("q1", "sys")]["judge"] == verdicts[("q1", "other")]["judge"]
+
+
+@pytest.mark.parametrize(
+    "reason", ["no", "Extra detail is fine unless it contradicts the reference"]
+)
+def test_a_reason_that_says_nothing_is_repaired(reason: str) -> None:
+    model = ScriptedJudge(replies=[_verdict(True, reason), _verdict(False, "16,525 vs 15,134")])
+    verdict = Judge(_context(model)).verdict(QUESTION, EXAMPLE.answers, "15,134", CostMeter())
+    assert (verdict.decided_by, verdict.correct, model.calls) == ("llm", False, 2)
