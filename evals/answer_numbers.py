@@ -9,10 +9,11 @@ Rules (the same for predictions and gold answers, for any filing):
   a ratio; "$", "US$", "USD", "dollars", "€", "£" (before or after) money; else plain.
 - Sign: a leading minus or accounting parentheses ("(1,234)", "$(45.2)") make it negative.
   A bare "(1)" is an enumerator, not a number.
-- Not answer numbers, dropped: years (a bare integer 1900-2100), ordinals ("1st"), numbers
-  glued to letters or ids ("FY2022", "Q2", "DOC#45", "737MAX"), SEC form names ("10-K",
-  "8-K"), page and note citations ("p. 45", "pages 45-46", "Note 7", "Item 8") and the day
-  of a written date ("May 26, 2023").
+- Not answer numbers, dropped: years (a bare integer 1900-2100), period lengths ("the 12
+  months ended"), ordinals ("1st"), numbers glued to letters or ids ("FY2022", "Q2",
+  "COVID-19", "DOC#45", "737MAX", "777X"), SEC form names ("10-K", "8-K"), page and note
+  citations ("p. 45", "pages 45-46", "Note 7", "Item 8") and the day of a written date
+  ("May 26, 2023").
 """
 
 from __future__ import annotations
@@ -61,7 +62,9 @@ _DATES = re.compile(
     r"|\d{1,2}/\d{1,2}/\d{2,4}|\d{4}-\d{2}-\d{2})",
     re.IGNORECASE,
 )
-_NUMBER = re.compile(r"(?<![\w.#/])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d,]\d)|(?<![\w.])\.\d+")
+_NUMBER = re.compile(
+    r"(?<![\w.#/])(?<![A-Za-z]-)(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d,]\d)|(?<![\w.])\.\d+"
+)
 _BEFORE = re.compile(
     r"(?P<open>\()?\s*(?P<minus>[-\u2212\u2013])?\s*(?P<cur>US\$|\$|€|£|USD|EUR|GBP)?\s*"
     r"(?P<open2>\()?\s*(?P<minus2>[-\u2212])?\s*$",
@@ -75,6 +78,7 @@ _AFTER = re.compile(
     re.IGNORECASE,
 )
 _GLUED = re.compile(r"^(?:st|nd|rd|th)\b|^-?[a-z]", re.IGNORECASE)
+_PERIOD = re.compile(r"^\s*(?:months?|years?|quarters?|weeks?)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -133,8 +137,10 @@ def _read(text: str, match: re.Match[str]) -> Quantity | None:
     kind = _kind(before, after)
     value = float(digits.replace(",", ""))
     plain_integer = kind == "plain" and "." not in digits and after.group("scale") is None
-    if plain_integer and "," not in digits and 1900 <= value <= 2100:
-        return None  # a year
+    if plain_integer and "," not in digits and (1900 <= value <= 2100 or _PERIOD.match(rest)):
+        return None  # a year, or a period's length ("the 12 months ended")
+    if after.group("ratio") == "X" and "." not in digits:
+        return None  # a model name ("777X"); a multiple is "10x" or "2.5X"
     if opened and closed and plain_integer and value < 10 and "," not in digits:
         return None  # an enumerator: "(1)"
     if after.group("bps"):

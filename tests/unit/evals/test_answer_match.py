@@ -150,6 +150,9 @@ def test_short_answers_are_answers(prediction: str) -> None:
         ("737MAX and 787 aircraft", [787.0]),
         ("Notes 4.25% due 2026", [4.25]),
         ("pages 45-46 show 1,577", [1577.0]),
+        ("One-time COVID-19 costs over the 12 months ended May 1", []),
+        ("the 737, 777X and 787", [737.0, 787.0]),
+        ("2.5X EBITDA, DPO of 63.86 days", [2.5, 63.86]),
     ],
 )
 def test_what_counts_as_a_number(text: str, values: list[float]) -> None:
