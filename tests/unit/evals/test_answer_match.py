@@ -39,11 +39,15 @@ MUST_MATCH = [
     ("Net PP&E was $12,645 million in FY2018 (10-K, page 52, Note 7).", "$12645.00", IN_MILLIONS),
     ("It sold 3.3 billion units, about 90% of EBITDAR", "contributed ~90% of EBITDAR", OPEN),
     ("25 bps", "0.25%", OPEN),
+    ("16,525.0 million USD [NIKE_2019_10K#31]", "$16525.00", IN_MILLIONS),
+    ("16.525 billion USD (pages 30-31)", "$16525.00", IN_MILLIONS),
 ]
 
 MUST_NOT_MATCH = [
     ("$303 thousand", "$303.00", "Answer in USD millions."),  # the question fixes the unit
     ("12.645", "$12645.00", IN_MILLIONS),
+    ("$16,525 thousand", "$16525.00", IN_MILLIONS),
+    ("31 [NIKE_2019_10K#16525]", "$16525.00", IN_MILLIONS),  # a page id is not the figure
     ("$1,250 million", "$1235.00", OPEN),  # 1.2% off
     ("$1.3 billion", "$1577.00", IN_MILLIONS),
     ("10.6%", "10.3%", OPEN),
