@@ -35,6 +35,9 @@ NO_LLM = (
 )
 JUDGE_MAX_TOKENS = 200
 """Cap on one verdict reply: a sentence of reason, no essays."""
+FAILURES_BEFORE_GIVING_UP = 3
+"""Failed calls in a row after which the judge stops asking (a server that is down would
+otherwise cost every remaining answer its retries and timeouts)."""
 
 
 class JudgeVerdict(BaseModel):
@@ -95,6 +98,7 @@ class Judge:
         """
         self.caller: StructuredCaller | None = None
         self.problem: str | None = None
+        self.failures_in_a_row = 0
         if context.backend == "offline":
             self.problem = NO_LLM
         else:
@@ -124,13 +128,29 @@ class Judge:
             references="\n".join(f"- {answer}" for answer in answers) or "- (none)",
             answer=prediction,
         )
+        if self.failures_in_a_row >= FAILURES_BEFORE_GIVING_UP:
+            problem = f"not asked: the last {self.failures_in_a_row} judge calls failed"
+            return self._fallback(question, answers, prediction, problem)
         try:
             reply = self.caller.call(JudgeVerdict, JUDGE_SYSTEM, user, meter, _own_reason)
         except LLMFailure as err:
-            return self._fallback(question, answers, prediction, str(err))
+            return self._failed(question, answers, prediction, str(err))
         except Exception as err:  # a server error must not end the run; recorded per example
-            return self._fallback(question, answers, prediction, f"{type(err).__name__}: {err}")
+            return self._failed(question, answers, prediction, f"{type(err).__name__}: {err}")
+        self.failures_in_a_row = 0
         return Judgment(reply.correct, reply.reason, "llm", self.model)
+
+    def _failed(
+        self, question: str, answers: Sequence[str], prediction: str | None, problem: str
+    ) -> Judgment:
+        self.failures_in_a_row += 1
+        if self.failures_in_a_row == FAILURES_BEFORE_GIVING_UP:
+            logger.warning(
+                "%d judge calls failed in a row; number matching decides the remaining "
+                "answers of this run (they are asked again on the next run)",
+                self.failures_in_a_row,
+            )
+        return self._fallback(question, answers, prediction, problem)
 
     def _fallback(
         self, question: str, answers: Sequence[str], prediction: str | None, problem: str

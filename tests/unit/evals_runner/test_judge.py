@@ -196,3 +196,14 @@ def test_a_reason_that_says_nothing_is_repaired(reason: str) -> None:
     model = ScriptedJudge(replies=[_verdict(True, reason), _verdict(False, "16,525 vs 15,134")])
     verdict = Judge(_context(model)).verdict(QUESTION, EXAMPLE.answers, "15,134", CostMeter())
     assert (verdict.decided_by, verdict.correct, model.calls) == ("llm", False, 2)
+
+
+def test_a_dead_server_is_given_up_on_after_a_few_failures() -> None:
+    model = TimingOut()
+    judge = Judge(_context(model))  # one retry per call
+    verdicts = [
+        judge.verdict(QUESTION, EXAMPLE.answers, f"{n} million", CostMeter()) for n in range(5)
+    ]
+    assert model.calls == 3 * 2  # three calls with their retry, then no more
+    assert {v.decided_by for v in verdicts} == {"offline-fallback"}
+    assert "not asked" in verdicts[-1].reason
