@@ -180,7 +180,7 @@ def _langsmith(
 ) -> None:
     """Replay the run's result lines through langsmith.evaluate (no system is asked again)."""
     from evals.langsmith_eval import run_langsmith
-    from evals.report import QA_KEYS, RETRIEVAL_KEYS
+    from evals.report import ANSWER_KEYS, QA_KEYS, RETRIEVAL_KEYS
     from evals.results_log import read_latest
     from evals.systems import RunConfig
     from evals.tables import fmt
@@ -194,7 +194,8 @@ def _langsmith(
         max_concurrency=workers,
         metadata={"out_dir": str(summary.out_dir)},
     )
-    keys = [key for key in (*RETRIEVAL_KEYS, *QA_KEYS, "n") if key in next(iter(scores.values()))]
+    metrics = (*RETRIEVAL_KEYS, *QA_KEYS, *ANSWER_KEYS, "n")
+    keys = [key for key in metrics if key in next(iter(scores.values()))]
     table = Table(title="langsmith.evaluate")
     for column in ["system", *keys]:
         table.add_column(column, no_wrap=True)
