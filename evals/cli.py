@@ -18,6 +18,7 @@ from evals.regressions import DEFAULT_CANDIDATE
 from state.context import Backend
 
 if TYPE_CHECKING:
+    from evals.judge_run import JudgeSummary
     from evals.report import ReportFiles
     from evals.runner import RunSummary
 
@@ -48,6 +49,16 @@ CandidateOpt = Annotated[
 SingleDocOpt = Annotated[
     bool, typer.Option("--single-doc", help="Search only each question's own documents.")
 ]
+JudgeOpt = Annotated[
+    bool,
+    typer.Option(
+        "--judge/--no-judge",
+        help="An LLM judges each answer correct or not (implies --answer); offline, numbers do.",
+    ),
+]
+JudgeBackendOpt = Annotated[
+    str | None, typer.Option(help="Backend of the judge (offline|openai|local); default --backend.")
+]
 
 
 def eval_command(
@@ -71,14 +82,15 @@ def eval_command(
     chroma_url: Annotated[str | None, typer.Option(help="Chroma server URL.")] = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
     single_doc: SingleDocOpt = False,
+    judge: JudgeOpt = False,
+    judge_backend: JudgeBackendOpt = None,
 ) -> None:
     """Evaluate systems on one index; resumes an interrupted run in the same --out."""
     from evals.report import write_report
     from evals.runner import run
 
-    if backend not in get_args(Backend):
-        raise typer.BadParameter(f"{backend!r}: use one of {', '.join(get_args(Backend))}")
-    names = system_names(system, compare)
+    judge_with = _backend(judge_backend or _backend(backend))
+    names, answer = system_names(system, compare), answer or judge
     summary = run(
         names,
         dataset,
@@ -92,16 +104,26 @@ def eval_command(
         progress=progress,
         single_doc=single_doc,
     )
-    files = write_report(out_dir, dataset / "questions.jsonl", summary.systems, candidate=candidate)
-    out.print(Markdown(files.markdown))
-    _print_notes(summary)
+    judged = _judge(summary, judge_with, workers) if judge else None
+    questions = dataset / "questions.jsonl"
+    files = write_report(out_dir, questions, summary.systems, candidate=candidate, judge=judge)
+    _print_outcome(summary, files, judged)
     if langsmith:
         _langsmith(summary, index, chroma_url, backend, answer, workers)  # type: ignore[arg-type]
     out.print(f"wrote {_written(summary, files)}", highlight=False)
 
 
-def _print_notes(summary: RunSummary) -> None:
-    """Print what the run skipped, failed on, or recomputed because its key had changed."""
+def _backend(name: str) -> str:
+    """Return a backend name, or raise typer.BadParameter listing the valid ones."""
+    if name not in get_args(Backend):
+        raise typer.BadParameter(f"{name!r}: use one of {', '.join(get_args(Backend))}")
+    return name
+
+
+def _print_outcome(summary: RunSummary, files: ReportFiles, judged: JudgeSummary | None) -> None:
+    """Print the summary, then what the run skipped, failed on, recomputed, and judged."""
+    out.print(Markdown(files.markdown))
+    _print_judge(judged)
     if summary.problems:
         out.print(f"[yellow]{len(summary.problems)} question line(s) skipped[/yellow] (see log)")
     if summary.errors:
@@ -113,6 +135,33 @@ def _print_notes(summary: RunSummary) -> None:
             f"computed under another key ({why})",
             highlight=False,
         )
+
+
+def _judge(summary: RunSummary, backend: str, workers: int) -> JudgeSummary:
+    """Judge the run's answers that have no verdict yet (offline: say why none is asked)."""
+    from evals.judge_run import judge_run
+    from state.context import Context
+
+    context = Context.from_env({"backend": backend})
+    return judge_run(summary.out_dir, summary.examples, summary.systems, context, workers)
+
+
+def _print_judge(judged: JudgeSummary | None) -> None:
+    """Print what the judge did, or, in yellow, why no LLM judged."""
+    if judged is None:
+        return
+    if judged.problem:
+        out.print(f"[yellow]{judged.problem}[/yellow]", highlight=False)
+        return
+    cost = judged.cost
+    out.print(
+        f"judge {judged.model}: {judged.asked} answer(s) judged, {judged.reused} verdict(s) "
+        f"reused, {judged.fallbacks} fell back to number matching; "
+        f"{int(cost.get('llm_calls', 0))} calls, "
+        f"{int(cost.get('input_tokens', 0) + cost.get('output_tokens', 0))} tokens, "
+        f"${cost.get('usd', 0.0):.4f}",
+        highlight=False,
+    )
 
 
 def _written(summary: RunSummary, files: ReportFiles) -> str:
@@ -131,7 +180,7 @@ def _langsmith(
 ) -> None:
     """Replay the run's result lines through langsmith.evaluate (no system is asked again)."""
     from evals.langsmith_eval import run_langsmith
-    from evals.report import QA_KEYS, RETRIEVAL_KEYS
+    from evals.report import ANSWER_KEYS, QA_KEYS, RETRIEVAL_KEYS
     from evals.results_log import read_latest
     from evals.systems import RunConfig
     from evals.tables import fmt
@@ -145,7 +194,8 @@ def _langsmith(
         max_concurrency=workers,
         metadata={"out_dir": str(summary.out_dir)},
     )
-    keys = [key for key in (*RETRIEVAL_KEYS, *QA_KEYS, "n") if key in next(iter(scores.values()))]
+    metrics = (*RETRIEVAL_KEYS, *QA_KEYS, *ANSWER_KEYS, "n")
+    keys = [key for key in metrics if key in next(iter(scores.values()))]
     table = Table(title="langsmith.evaluate")
     for column in ["system", *keys]:
         table.add_column(column, no_wrap=True)

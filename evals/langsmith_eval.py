@@ -20,9 +20,10 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
+from evals.answer_match import match_answer
 from evals.datasets.questions import EvalExample
 from evals.metrics import exact_match, retrieval_scores, token_f1
-from evals.report import QA_KEYS, RETRIEVAL_KEYS
+from evals.report import ANSWER_KEYS, QA_KEYS, RETRIEVAL_KEYS
 from evals.results_log import Key
 from evals.systems import RunConfig, make_system
 
@@ -30,7 +31,9 @@ logger = logging.getLogger(__name__)
 
 API_KEY_ENV = "LANGSMITH_API_KEY"
 _NAMESPACE = uuid.UUID("5f1e2d4c-7a0b-4c39-9e7e-f1f0e7a1b2c3")
-Evaluator = Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+Evaluator = Callable[..., dict[str, Any]]
+"""(outputs, reference_outputs) -> {key, score}; answer evaluators also take inputs first
+(langsmith passes arguments by these names)."""
 
 
 def to_langsmith_example(example: EvalExample, dataset_id: uuid.UUID) -> Any:
@@ -80,10 +83,30 @@ def _qa_evaluator(key: str) -> Evaluator:
     return evaluate_one
 
 
+def _answer_evaluator(key: str) -> Evaluator:
+    """Answered or Correct by offline matching (`evals.answer_match`), as in the report."""
+
+    def evaluate_one(
+        inputs: dict[str, Any], outputs: dict[str, Any], reference_outputs: dict[str, Any]
+    ) -> dict[str, Any]:
+        answers = reference_outputs.get("answers") or []
+        if not answers:
+            return {"key": key, "score": None, "comment": "no reference answer"}
+        verdict = match_answer(outputs.get("answer"), answers, inputs.get("question", ""))
+        score = verdict.answered if key == "Answered" else verdict.correct
+        return {"key": key, "score": float(score), "comment": verdict.reason}
+
+    evaluate_one.__name__ = key
+    return evaluate_one
+
+
 def evaluators(want_answer: bool) -> list[Evaluator]:
     """Return one evaluator per metric key, each returning `{"key", "score"}`."""
     found = [_retrieval_evaluator(key) for key in RETRIEVAL_KEYS]
-    return found + ([_qa_evaluator(key) for key in QA_KEYS] if want_answer else [])
+    if want_answer:
+        found += [_qa_evaluator(key) for key in QA_KEYS]
+        found += [_answer_evaluator(key) for key in ANSWER_KEYS]
+    return found
 
 
 def offline_client() -> Any:
@@ -156,7 +179,8 @@ def aggregate(rows: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     sums: dict[str, list[float]] = {}
     for row in rows:
         for result in row["evaluation_results"]["results"]:
-            if result.score is not None and (answered or result.key not in QA_KEYS):
+            answer_key = result.key in QA_KEYS or result.key in ANSWER_KEYS
+            if result.score is not None and (answered or not answer_key):
                 sums.setdefault(result.key, []).append(float(result.score))
     pooled = {key: sum(values) / len(values) for key, values in sorted(sums.items())}
     pooled["n"] = float(len(rows))

@@ -11,22 +11,17 @@ how many others were left out and why, and how many current ones come from a dir
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from evals.answer_scores import ANSWER_KEYS, QA_KEYS, pooled_answers
 from evals.datasets.questions import EvalExample, load_questions
+from evals.efficiency import EFFICIENCY_KEYS, efficiency, percentile
 from evals.freshness import Freshness, provenance_markdown, split_by_key
-from evals.metrics import (
-    breakdown,
-    exact_match,
-    page_scores,
-    pool,
-    retrieval_scores,
-    token_f1,
-)
+from evals.judge_run import read_judgments
+from evals.metrics import breakdown, page_scores, pool, retrieval_scores
 from evals.regressions import DEFAULT_CANDIDATE, default_pairs, find_regressions, write_regressions
 from evals.results_log import RESULTS_FILE, Key, is_complete, parse_lines
 from evals.run_config import RUN_KEYS, read_run_config
@@ -38,17 +33,7 @@ logger = logging.getLogger(__name__)
 SUMMARY_MD = "summary.md"
 SUMMARY_CSV = "summary.csv"
 RETRIEVAL_KEYS = ("R@1", "R@2", "R@5", "R@10", "AllGold@5", "AllGold@10", "MRR@10")
-QA_KEYS = ("EM", "F1")
-MEAN_COST_KEYS = (
-    "llm_ms",
-    "vector_ms",
-    "embedding_ms",
-    "llm_calls",
-    "input_tokens",
-    "output_tokens",
-)
-EFFICIENCY_KEYS = ("latency_p50_ms", "latency_p95_ms", *MEAN_COST_KEYS, "usd")
-"""Latency percentiles, then per-query means of the cost fields (usd is the run's total)."""
+__all__ = ["ANSWER_KEYS", "EFFICIENCY_KEYS", "QA_KEYS", "RETRIEVAL_KEYS", "percentile"]
 
 
 def _hops(example: EvalExample) -> str:
@@ -77,11 +62,13 @@ class SystemReport:
 
     system: str
     quality: dict[str, float]
-    """R@k, AllGold@k, MRR@10 and n; EM, F1 and n_qa when the system answered."""
+    """R@k, AllGold@k, MRR@10 and n; EM, F1, Answered, Correct and n_qa when it answered."""
     efficiency: dict[str, float]
     errors: int
     breakdowns: dict[str, dict[str, dict[str, float]]]
     """Dimension → group → pooled retrieval scores."""
+    answer_methods: dict[str, int] = field(default_factory=dict)
+    """Rule that decided Correct (number, polarity, text, judge, ...) → answers it decided."""
 
 
 @dataclass(frozen=True)
@@ -121,32 +108,16 @@ class ReportFiles:
     """OUT/regressions.json and .md, when the candidate ran beside another system."""
 
 
-def percentile(values: Sequence[float], q: float) -> float:
-    """Return the q-th percentile (0-100) by linear interpolation; 0.0 for no values."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    position = (len(ordered) - 1) * q / 100.0
-    low, high = math.floor(position), math.ceil(position)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
-
-
-def efficiency(lines: Sequence[Mapping[str, Any]]) -> dict[str, float]:
-    """Return latency p50/p95 and mean costs over completed result lines."""
-    done = [line for line in lines if is_complete(line)]
-    latencies = [float(line.get("latency_ms", 0.0)) for line in done]
-    costs = [line.get("cost") or {} for line in done]
-    out = {"latency_p50_ms": percentile(latencies, 50), "latency_p95_ms": percentile(latencies, 95)}
-    for key in MEAN_COST_KEYS:
-        out[key] = sum(float(c.get(key, 0.0)) for c in costs) / len(costs) if costs else 0.0
-    out["usd"] = sum(float(c.get("usd", 0.0)) for c in costs)
-    return out
-
-
 def score_system(
-    name: str, lines: Mapping[str, Mapping[str, Any]], examples: Sequence[EvalExample]
+    name: str,
+    lines: Mapping[str, Mapping[str, Any]],
+    examples: Sequence[EvalExample],
+    judgments: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> SystemReport:
-    """Score one system's latest lines (by qid) against the examples it has lines for."""
+    """Score one system's latest lines (by qid) against the examples it has lines for.
+
+    `judgments` (by qid) are the judge's verdicts, used for Correct where they apply.
+    """
     scored = [(ex, lines[ex.qid]) for ex in examples if ex.qid in lines]
     per_example = [retrieval_scores(line.get("ranking") or [], ex.gold) for ex, line in scored]
     quality = pool(per_example)
@@ -155,31 +126,29 @@ def score_system(
             page_scores(line.get("pages") or [], frozenset(ex.gold_pages)) for ex, line in scored
         ]
         quality.update({key: value for key, value in pool(pages).items() if key != "n"})
+    methods: dict[str, int] = {}
     if any(line.get("answer") is not None for _, line in scored):
-        qa = [
-            {
-                "EM": exact_match(line.get("answer") or "", ex.answers),
-                "F1": token_f1(line.get("answer") or "", ex.answers),
-            }
-            for ex, line in scored
-            if ex.answers
-        ]
-        pooled = pool(qa)
-        quality.update({key: pooled.get(key, 0.0) for key in QA_KEYS}, n_qa=pooled["n"])
+        answers, methods = pooled_answers(scored, judgments)
+        quality.update(answers)
     groups = {
         dimension: breakdown(per_example, [label(ex) for ex, _ in scored])
         for dimension, label in BREAKDOWNS.items()
     }
     errors = len([line for _, line in scored if not is_complete(line)])
-    return SystemReport(name, quality, efficiency([line for _, line in scored]), errors, groups)
+    cost = efficiency([line for _, line in scored])
+    return SystemReport(name, quality, cost, errors, groups, methods)
 
 
 def build_report(
     results: Mapping[Key, Mapping[str, Any]],
     examples: Sequence[EvalExample],
     systems: Sequence[str] | None = None,
+    judgments: Mapping[Key, Mapping[str, Any]] | None = None,
 ) -> Report:
-    """Score every system found in the results; `systems` fixes the order of those it names."""
+    """Score every system found in the results; `systems` fixes the order of those it names.
+
+    `judgments` are the judge's verdict lines; without them Correct is matched offline.
+    """
     known = {ex.qid for ex in examples}
     stray = sorted({qid for qid, _ in results if qid not in known})
     if stray:
@@ -193,7 +162,10 @@ def build_report(
     for name in systems or ():
         if name not in by_system:
             logger.warning("system %r has no results yet; it is left out of the report", name)
-    reports = [score_system(name, by_system[name], examples) for name in order]
+    verdicts: dict[str, dict[str, Mapping[str, Any]]] = {}
+    for (qid, system), line in (judgments or {}).items():
+        verdicts.setdefault(system, {})[qid] = line
+    reports = [score_system(name, by_system[name], examples, verdicts.get(name)) for name in order]
     for rep in reports:
         if rep.quality["n"] < len(examples):
             logger.warning(
@@ -236,16 +208,20 @@ def _current(path: Path, config: Mapping[str, Any]) -> Freshness:
 
 
 def load_report(
-    out_dir: Path, questions_path: Path | None = None, systems: Sequence[str] | None = None
+    out_dir: Path,
+    questions_path: Path | None = None,
+    systems: Sequence[str] | None = None,
+    judge: bool = False,
 ) -> Report:
-    """Read an out dir (see `read_run`) and score its current lines."""
-    return _scored(read_run(out_dir, questions_path), systems)
+    """Read an out dir (see `read_run`) and score its current lines (with the judge's verdicts)."""
+    return _scored(read_run(out_dir, questions_path), systems, out_dir if judge else None)
 
 
-def _scored(data: RunData, systems: Sequence[str] | None) -> Report:
-    report = build_report(
-        data.freshness.current, data.examples, systems or data.config.get("systems")
-    )
+def _scored(data: RunData, systems: Sequence[str] | None, judged: Path | None) -> Report:
+    """Score a run; `judged` is the out dir whose judgments.jsonl decides Correct, if any."""
+    verdicts = read_judgments(judged) if judged else None
+    names = systems or data.config.get("systems")
+    report = build_report(data.freshness.current, data.examples, names, verdicts)
     names = [rep.system for rep in report.systems]
     return replace(
         report, provenance=tuple(provenance_markdown(data.config, data.freshness, names))
@@ -259,16 +235,18 @@ def write_report(
     *,
     plots: bool = True,
     candidate: str = DEFAULT_CANDIDATE,
+    judge: bool = False,
 ) -> ReportFiles:
     """Write OUT/summary.md, OUT/summary.csv, the regressions and (unless `plots`) the plots.
 
     The regressions of `candidate` against every other system end summary.md and go to
-    OUT/regressions.json and .md (see `evals.regressions`).
+    OUT/regressions.json and .md (see `evals.regressions`). With `judge`, the judge's
+    verdicts in OUT/judgments.jsonl decide Correct where they apply.
     """
     from evals.tables import to_markdown, write_csv
 
     data = read_run(out_dir, questions_path)
-    report = _scored(data, systems)
+    report = _scored(data, systems, out_dir if judge else None)
     regression_files, section = _regressions(out_dir, data, report, candidate)
     markdown = to_markdown(report) + (f"\n{section}" if section else "")
     md_path = out_dir / SUMMARY_MD

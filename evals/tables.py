@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from evals.metrics import PAGE_KEYS
-from evals.report import EFFICIENCY_KEYS, QA_KEYS, RETRIEVAL_KEYS, Report
+from evals.report import ANSWER_KEYS, EFFICIENCY_KEYS, QA_KEYS, RETRIEVAL_KEYS, Report
 
 _COUNT_KEYS = {"n", "n_qa", "errors"}
 _DECIMALS = {"usd": 4, "llm_calls": 2}
@@ -19,6 +19,7 @@ CSV_COLUMNS = (
     *PAGE_KEYS,
     "n",
     *QA_KEYS,
+    *ANSWER_KEYS,
     "n_qa",
     "errors",
     *EFFICIENCY_KEYS,
@@ -31,7 +32,7 @@ def fmt(key: str, value: float | None) -> str:
         return "–"
     if key in _COUNT_KEYS:
         return str(int(value))
-    if key in RETRIEVAL_KEYS or key in QA_KEYS or key in PAGE_KEYS:
+    if key in (*RETRIEVAL_KEYS, *QA_KEYS, *ANSWER_KEYS, *PAGE_KEYS):
         return f"{value:.3f}"
     return f"{value:.{_DECIMALS.get(key, 1)}f}"
 
@@ -45,12 +46,34 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 def quality_table(report: Report) -> list[str]:
     """Return the Markdown lines of the retrieval (and QA) table, one row per system."""
     keys = [*RETRIEVAL_KEYS, *(PAGE_KEYS if report.has_pages else ()), "n"]
-    keys += ([*QA_KEYS, "n_qa"] if report.has_answers else []) + ["errors"]
+    keys += ([*QA_KEYS, *ANSWER_KEYS, "n_qa"] if report.has_answers else []) + ["errors"]
     rows = []
     for rep in report.systems:
         values = {**rep.quality, "errors": float(rep.errors)}
         rows.append([rep.system, *(fmt(key, values.get(key)) for key in keys)])
     return _table(["system", *keys], rows)
+
+
+METHOD_NOTES = {
+    "number": "numbers within 1%",
+    "polarity": "yes/no",
+    "text": "short text",
+    "undecided": "prose, undecided offline (not correct)",
+    "unanswered": "no answer",
+    "judge": "LLM judge",
+    "judge-fallback": "judge failed, numbers",
+}
+"""How each rule that decides Correct is named in the summary (see evals.answer_match)."""
+
+
+def answer_notes(report: Report) -> list[str]:
+    """Return one line per answering system: how many answers each rule decided."""
+    lines = []
+    for rep in report.systems:
+        if rep.answer_methods:
+            parts = [f"{METHOD_NOTES.get(m, m)} {n}" for m, n in rep.answer_methods.items()]
+            lines.append(f"- {rep.system}: " + ", ".join(parts))
+    return lines
 
 
 def efficiency_table(report: Report) -> list[str]:
@@ -78,7 +101,11 @@ def breakdown_table(report: Report, dimension: str) -> list[str]:
 def to_markdown(report: Report) -> str:
     """Return the whole summary.md text."""
     lines = ["# Evaluation summary", "", "## Retrieval" + (" and QA" if report.has_answers else "")]
-    lines += ["", *quality_table(report), "", "## Efficiency (per query; usd is the total)", ""]
+    lines += ["", *quality_table(report)]
+    if report.has_answers:
+        lines += ["", "Answered: not empty, not a refusal. Correct decided by:", ""]
+        lines += answer_notes(report)
+    lines += ["", "## Efficiency (per query; usd is the total)", ""]
     lines += efficiency_table(report)
     for dimension in sorted({d for rep in report.systems for d in rep.breakdowns}):
         lines += ["", f"## By {dimension}", "", *breakdown_table(report, dimension)]

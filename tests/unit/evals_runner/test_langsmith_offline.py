@@ -11,7 +11,7 @@ from eval_helpers import Corpus, FakeSystem
 
 from evals.datasets.questions import load_questions
 from evals.langsmith_eval import evaluators, run_langsmith, sync_dataset
-from evals.report import build_report
+from evals.report import ANSWER_KEYS, QA_KEYS, RETRIEVAL_KEYS, build_report
 from evals.results_log import read_latest
 from evals.runner import run
 from evals.systems import RunConfig
@@ -47,7 +47,7 @@ def test_offline_scores_match_the_report(
     run(["fake-a", "fake-b"], corpus.bundle, corpus.index, tmp_path, answer=True, progress=False)
     report = build_report(read_latest(tmp_path / "results.jsonl"), examples)
     for rep in report.systems:
-        for key in ("R@1", "R@2", "R@5", "R@10", "AllGold@5", "AllGold@10", "MRR@10", "EM", "F1"):
+        for key in (*RETRIEVAL_KEYS, *QA_KEYS, *ANSWER_KEYS):
             assert scores[rep.system][key] == pytest.approx(rep.quality[key]), (rep.system, key)
         assert scores[rep.system]["n"] == 6
 
@@ -81,8 +81,15 @@ def test_evaluators_return_key_and_score() -> None:
         "MRR@10",
         "EM",
         "F1",
+        "Answered",
+        "Correct",
     }
     gold = {"gold_components": ["a", "b"], "answers": ["Paris"]}
+    money = {"gold_components": ["a"], "answers": ["$303.00"]}
+    asked = {"question": "What is it? Answer in USD millions."}
+    assert found["Correct"](asked, {"answer": "$0.303 billion"}, money)["score"] == 1.0
+    assert found["Correct"](asked, {"answer": "$303 thousand"}, money)["score"] == 0.0
+    assert found["Answered"](asked, {"answer": "fail"}, money)["score"] == 0.0
     assert found["MRR@10"]({"ranking": ["x", "b"]}, gold) == {"key": "MRR@10", "score": 0.5}
     assert found["EM"]({"answer": "paris"}, gold) == {"key": "EM", "score": 1.0}
     assert found["F1"]({"answer": "x"}, {**gold, "answers": []})["score"] is None

@@ -58,9 +58,12 @@ def test_pooled_retrieval_qa_and_efficiency() -> None:
             "n": 2.0,
             "EM": 0.5,
             "F1": (1.0 + 2 / 3) / 2,
+            "Answered": 1.0,
+            "Correct": 1.0,  # both golds are short text, contained in the answers
             "n_qa": 2.0,
         }
     )
+    assert rep.answer_methods == {"text": 2}
     assert rep.efficiency["latency_p50_ms"] == pytest.approx(20.0)
     assert rep.efficiency["latency_p95_ms"] == pytest.approx(29.0)
     assert rep.efficiency["llm_calls"] == pytest.approx(2.0)
@@ -143,7 +146,8 @@ def test_files_markdown_csv_and_plots(tmp_path: Path) -> None:
     questions = _write_run(out)
     files = write_report(out, questions)
     md = files.summary_md.read_text()
-    row = "| sys | 0.500 | 1.000 | 1.000 | 1.000 | 0.500 | 1.000 | 0.750 | 2 | 0.500 | 0.833 | 2 |"
+    row = "| sys | 0.500 | 1.000 | 1.000 | 1.000 | 0.500 | 1.000 | 0.750 | 2 | 0.500 | 0.833 | "
+    row += "1.000 | 1.000 | 2 |"  # EM, F1, then Answered and Correct
     assert row in md
     assert "## By hops" in md and "## By modality" in md and "## By answer_source" in md
     rows = list(csv.DictReader(files.summary_csv.open()))
