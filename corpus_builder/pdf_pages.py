@@ -42,11 +42,14 @@ class PdfReadError(CorpusFormatError):
     """A PDF that cannot be read: encrypted, corrupt, truncated or over a limit."""
 
 
+MIB = 1024 * 1024
+
+
 @dataclass(frozen=True)
 class PdfLimits:
     """Inputs larger than these are skipped; they trade coverage for bounded build time."""
 
-    max_bytes: int = 300 * 1024 * 1024
+    max_bytes: int = 300 * MIB
     """A 500-page 10-K with exhibits is ~5 MB; 300 MB is a scanned book, not a filing."""
     max_pages: int = 3000
     """Five times the longest annual report in FinanceBench (PepsiCo 2022, 503 pages)."""
@@ -114,8 +117,8 @@ def read_pdf(path: Path, limits: PdfLimits | None = None) -> PdfFile:
     size = path.stat().st_size
     if size > limits.max_bytes:
         raise PdfReadError(
-            f"{path}: {size / 1e6:.0f} MB, over the {limits.max_bytes / 1e6:.0f} MB PDF limit; "
-            "raise PdfLimits.max_bytes to read it"
+            f"{path}: {size / MIB:.0f} MiB, over the {limits.max_bytes / MIB:.0f} MiB PDF limit; "
+            "raise it with `fif build --pdf-max-mb N` to read it"
         )
     document = _open(path)
     try:
@@ -123,7 +126,7 @@ def read_pdf(path: Path, limits: PdfLimits | None = None) -> PdfFile:
         if count > limits.max_pages:
             raise PdfReadError(
                 f"{path}: {count} pages, over the {limits.max_pages}-page limit; "
-                "raise PdfLimits.max_pages to read it"
+                "raise it with `fif build --pdf-max-pages N` to read it"
             )
         result = PdfFile(path, _metadata_title(document), outline_entries(document, count), [])
         for index in range(count):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from corpus_builder.build import BuildOptions
+from corpus_builder.pdf_pages import MIB, PdfLimits
 from state.context import Context
 
 
@@ -35,6 +36,8 @@ class BuildChoices:
     chat_model: str | None = None
     base_url: str | None = None
     local_model: str | None = None
+    pdf_max_pages: int = PdfLimits.max_pages
+    pdf_max_mb: int = PdfLimits.max_bytes // MIB
 
 
 def build_options(choices: BuildChoices) -> BuildOptions:
@@ -71,4 +74,5 @@ def build_options(choices: BuildChoices) -> BuildOptions:
         region_proposer=load_region_proposer(choices.regions),
         contextual_sentences=choices.contextual,
         triplets=triplets,
+        pdf_limits=PdfLimits(max_bytes=choices.pdf_max_mb * MIB, max_pages=choices.pdf_max_pages),
     )

@@ -98,6 +98,8 @@ def build(
             help="Pool sentence vectors from their paragraph's pass (faster; see README).",
         ),
     ] = False,
+    pdf_max_pages: Annotated[int, typer.Option(min=1, help="Skip longer PDFs.")] = 3000,
+    pdf_max_mb: Annotated[int, typer.Option(min=1, help="Skip larger PDF files.")] = 300,
 ) -> None:
     """Build or update the layered graph and Chroma layer indices of a corpus."""
     choices = {k: v for k, v in locals().items() if k not in ("corpus", "index")}  # the options

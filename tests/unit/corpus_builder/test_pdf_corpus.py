@@ -109,3 +109,20 @@ def test_pdf_vectors_carry_their_pages_in_chroma(
     rows = layers.stored_metadata("subcomponent")
     assert rows["acme_2023_10k::t0::r0"]["page_last"] == 0
     assert "page_first" not in layers.stored_metadata("document")["acme_2023_10k"]
+
+
+def test_fif_build_pdf_limits_come_from_the_command_line(tmp_path: Path, filing_pdf: Path) -> None:
+    from typer.testing import CliRunner
+
+    from graph_agent import cli
+
+    folder = mixed_folder(tmp_path, filing_pdf)
+    args = ["build", str(folder), "--embedder", "hash:64", "--no-progress", "--index"]
+    result = CliRunner().invoke(cli.app, [*args, str(tmp_path / "i1"), "--pdf-max-pages", "1"])
+    assert result.exit_code == 0, result.output
+    skipped = Manifest.load(tmp_path / "i1").skipped
+    assert any("over the 1-page limit" in s and "--pdf-max-pages" in s for s in map(str, skipped))
+    assert LayeredGraph.load(tmp_path / "i1" / GRAPH_FILE).counts()["document"] == 1  # the HTML
+    result = CliRunner().invoke(cli.app, [*args, str(tmp_path / "i2"), "--pdf-max-pages", "50"])
+    assert result.exit_code == 0, result.output
+    assert LayeredGraph.load(tmp_path / "i2" / GRAPH_FILE).counts()["document"] == 2
