@@ -7,7 +7,7 @@ re-embedded. The metadata keys are those of tools.index.METADATA_KEYS.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -38,12 +38,13 @@ def embed_items(
     documents: list[Document],
     subcomponents: dict[str, list[Subcomponent]],
     summaries: dict[str, str],
-    contextual: bool = False,
+    contextual: bool | Collection[str] = False,
 ) -> tuple[list[EmbedItem], list[EmbedItem], list[EmbedItem]]:
     """Return the items of the document, component and subcomponent layers.
 
-    With `contextual`, a paragraph split into sentences and its sentences get contents
-    that embed them in one pass (corpus_builder.contextual).
+    In `contextual` documents (True: all; else the doc ids given), a paragraph split into
+    sentences and its sentences get contents that embed them in one pass
+    (corpus_builder.contextual).
     """
     docs, comps, subs = [], [], []
     for document in documents:
@@ -51,7 +52,10 @@ def embed_items(
         docs.append(EmbedItem(doc_id, summaries[doc_id], metadata(doc_id, "", "document")))
         for component in document.components:
             parts = subcomponents.get(component.component_id, [])
-            content, part_contents = _contents(document, component, parts, contextual)
+            in_context = contextual is True or (
+                not isinstance(contextual, bool) and doc_id in contextual
+            )
+            content, part_contents = _contents(document, component, parts, in_context)
             meta = metadata(doc_id, component.component_id, component.kind, component.pages)
             comps.append(EmbedItem(component.component_id, content, meta))
             subs += [

@@ -30,7 +30,7 @@ class BuildChoices:
     progress: bool = True
     summaries: str = "extractive"
     regions: str = "fixed"
-    contextual: bool = False
+    contextual: bool | None = None
     triplets: bool = False
     backend: str | None = None
     chat_model: str | None = None

@@ -92,12 +92,13 @@ def build(
         str, typer.Option(help="Image regions: fixed | <module>:<callable> (a proposer factory).")
     ] = "fixed",
     contextual: Annotated[
-        bool,
+        bool | None,
         typer.Option(
             "--contextual-sentences/--standalone-sentences",
-            help="Pool sentence vectors from their paragraph's pass (faster; see README).",
+            help="Pool sentence vectors from their paragraph's pass (faster; see README). "
+            "Default: only in PDF documents.",
         ),
-    ] = False,
+    ] = None,
     pdf_max_pages: Annotated[int, typer.Option(min=1, help="Skip longer PDFs.")] = 3000,
     pdf_max_mb: Annotated[int, typer.Option(min=1, help="Skip larger PDF files.")] = 300,
 ) -> None:

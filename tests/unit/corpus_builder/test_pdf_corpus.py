@@ -126,3 +126,26 @@ def test_fif_build_pdf_limits_come_from_the_command_line(tmp_path: Path, filing_
     result = CliRunner().invoke(cli.app, [*args, str(tmp_path / "i2"), "--pdf-max-pages", "50"])
     assert result.exit_code == 0, result.output
     assert LayeredGraph.load(tmp_path / "i2" / GRAPH_FILE).counts()["document"] == 2
+
+
+def test_by_default_only_pdf_sentences_are_embedded_in_their_paragraph(
+    tmp_path: Path, filing_pdf: Path
+) -> None:
+    from corpus_builder.build import BuildOptions, build, contextual_documents
+    from corpus_builder.contextual import SENTENCE
+    from corpus_builder.layer_items import embed_items
+    from tools.embedders import HashEmbedder
+
+    folder = mixed_folder(tmp_path, filing_pdf)
+    _, documents = read_corpus(folder, IngestReport())
+    pdf_only = contextual_documents(documents, None, HashEmbedder(8))
+    assert pdf_only == {"acme_2023_10k"}
+    assert contextual_documents(documents, True, HashEmbedder(8)) == {"acme_2023_10k", "anvils"}
+    assert contextual_documents(documents, False, HashEmbedder(8)) == set()
+    subs = split_components(documents, FixedCrops())
+    _, _, items = embed_items(documents, subs, {d.doc_id: d.title for d in documents}, pdf_only)
+    marked = {i.metadata["doc_id"] for i in items if i.content.startswith(SENTENCE)}
+    assert marked == {"acme_2023_10k"}
+    options = BuildOptions(text_embedder="hash:64", show_progress=False)
+    manifest = build(folder, tmp_path / "index", options)
+    assert manifest.options["sentence_vectors"] == "contextual in PDFs (1 of 2)"
