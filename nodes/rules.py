@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from state.context import Context
 from state.fif_state import FiFState, StepRecord, Strategy
 from state.views import (
+    pending_bridge,
     consecutive_failures,
     failed_anchors,
     failed_patterns,
@@ -118,11 +119,13 @@ def budget_exhausted(state: FiFState, context: Context) -> str | None:
 
 
 def must_stop(state: FiFState, context: Context) -> bool:
-    """Stop when a budget is used up or every subquery is answerable."""
+    """Stop when a budget is used up, or every subquery is answerable and no bridge is pending."""
     if budget_exhausted(state, context):
         return True
     subqueries = state.get("subqueries", [])
-    return bool(subqueries) and not unresolved(subqueries)
+    if not subqueries or unresolved(subqueries):
+        return False
+    return pending_bridge(state, context.tuning.bridge_hops) is None
 
 
 def should_backtrack(state: FiFState, context: Context, subquery_index: int) -> bool:
