@@ -3,13 +3,18 @@
 A multi-hop question reaches its answer through an entity that the first hop finds and the
 question does not name ("the home team that played Port Adelaide" -> the row's "West
 Coast"). The evidence node of a successful step (the best row or sentence of its top
-component) is read for entities: a row's cells, a sentence's linked or mentioned document
-titles, and its capitalised spans. Entities the question already names are no bridge. A
-cell whose column header repeats the question's words ("Home team") comes first, then an
-entity that names a document of the corpus, then the earliest. The next subquery is the
-entity plus the question's words that the evidence does not cover: what the hop is for.
-No hyperlink or mention edge is needed, so a cell that names its page differently from
-the page's title ("West Coast" for "West Coast Eagles") still leads there.
+component, re-chosen by cosine plus BM25 as link hops choose their linking row) is read
+for entities: a row's cells, or the titles of the documents a sentence links to or
+mentions (hyperlinks or the mention edges `fif build` adds to link-less corpora).
+Entities the question already names are no bridge. A cell whose column header repeats
+the question's words ("Home team") comes first, then one that names a document of the
+corpus, then the earliest. The next subquery is the entity plus the question's words the
+evidence does not cover: what the hop is for. It runs as a global hop, so a cell that
+names its page differently from the page's title ("West Coast" for "West Coast Eagles",
+where no mention edge exists) still leads there.
+
+Capitalised spans of sentences without a document were tried as entities too and
+dropped: on the link-less OTT-QA tuning half they cost a question and gained none.
 """
 
 from __future__ import annotations
@@ -61,7 +66,7 @@ def candidate_entities(index: CorpusIndex, question: str, node: str) -> list[Ent
     """Return the entities an evidence node names that the question does not name."""
     graph = index.graph
     asked = terms(question)
-    linked = {graph.title(doc) for doc in outgoing_links(graph, node)}
+    linked = list(dict.fromkeys(graph.title(doc) for doc in outgoing_links(graph, node)))
     titles = {t.lower() for t in linked}
     cells = row_cells(index, node)
     if cells:
@@ -120,8 +125,7 @@ def bridge_subquery(
     if entity is None:
         return None
     covered = [full_text(index, step["components"][0]["id"]), entity.text]
-    rest = residual_text(question, covered)
-    if rest == question:  # the evidence covers every word: only the entity is left to find
-        rest = " ".join(w for w in content_words(question) if w not in terms(entity.text))
+    rest = residual_text(question, covered)  # the question itself when every word is covered
+    if rest == question:
+        rest = " ".join(content_words(question))
     return f"{entity.text} {rest}".strip()
-

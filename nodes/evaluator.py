@@ -52,8 +52,8 @@ def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
         ),
     )
     verdict: Verdict = decided.value
+    bridge = bridge_of(index, state["question"], step, verdict.success, context, meter)
     record = judged_record(step, verdict, decided, meter)
-    bridge = bridge_of(index, state["question"], record, context, meter)
     if bridge:
         record["bridge"] = bridge
     return {
@@ -66,11 +66,16 @@ def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
 
 
 def bridge_of(
-    index: CorpusIndex, question: str, step: StepRecord, context: Context, meter: CostMeter
+    index: CorpusIndex,
+    question: str,
+    step: StepRecord,
+    success: bool,
+    context: Context,
+    meter: CostMeter,
 ) -> str | None:
     """Return the bridge subquery of a successful global step (None for hops and failures)."""
     tuning = context.tuning
-    if tuning.bridge_hops < 1 or not step["success"] or step["strategy"]["doc_mode"] == "neighbors":
+    if tuning.bridge_hops < 1 or not success or step["strategy"]["doc_mode"] == "neighbors":
         return None
     return bridge_subquery(index, question, step, tuning.bridge_lexical_weight, meter)
 

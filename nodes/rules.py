@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from state.context import Context
 from state.fif_state import FiFState, StepRecord, Strategy
 from state.views import (
-    pending_bridge,
     consecutive_failures,
     failed_anchors,
     failed_patterns,
     last_replan_step,
     llm_calls,
+    pending_bridge,
     replans,
     routing_pattern,
     steps_for,
