@@ -6,11 +6,12 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.bridge import bridge_subquery
 from nodes.judging import Verdict, judge_offline, judge_with_llm
 from nodes.reasoning import Decided, decide, fallbacks_of
 from state.context import Context
 from state.fif_state import FiFState, StepRecord, Subquery
-from tools.corpus_index import open_index
+from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 
 
@@ -51,7 +52,10 @@ def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
         ),
     )
     verdict: Verdict = decided.value
+    bridge = bridge_of(index, state["question"], step, verdict.success, context, meter)
     record = judged_record(step, verdict, decided, meter)
+    if bridge:
+        record["bridge"] = bridge
     return {
         "history": [record],
         "subqueries": verdict.updates,
@@ -59,6 +63,21 @@ def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
         "cost": meter.as_dict(),
         **fallbacks_of(f"evaluator (step {step['step']})", decided),
     }
+
+
+def bridge_of(
+    index: CorpusIndex,
+    question: str,
+    step: StepRecord,
+    success: bool,
+    context: Context,
+    meter: CostMeter,
+) -> str | None:
+    """Return the bridge subquery of a successful global step (None for hops and failures)."""
+    tuning = context.tuning
+    if tuning.bridge_hops < 1 or not success or step["strategy"]["doc_mode"] == "neighbors":
+        return None
+    return bridge_subquery(index, question, step, tuning.bridge_lexical_weight, meter)
 
 
 def judged_record(

@@ -16,7 +16,8 @@ from nodes.prompts import ORCHESTRATOR_SYSTEM, ORCHESTRATOR_USER
 from nodes.reasoning import decide, fallbacks_of
 from nodes.schemas import Decision
 from state.context import Context
-from state.fif_state import Action, FiFState, Strategy, Subquery
+from state.fif_state import Action, FiFState, StepRecord, Strategy, Subquery
+from state.views import pending_bridge
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 from tools.graph_nav import neighbors
@@ -46,7 +47,7 @@ def orchestrator(state: FiFState, runtime: Runtime[Context]) -> OrchestratorUpda
         state,
         context,
         meter,
-        lambda caller: _llm_action(caller, index, state, meter),
+        lambda caller: _llm_action(caller, index, state, meter, context.tuning.bridge_hops),
         lambda: rule_action(state, context, index.graph),
     )
     action, rewrites = decided.value
@@ -69,20 +70,28 @@ def orchestrator(state: FiFState, runtime: Runtime[Context]) -> OrchestratorUpda
 
 
 def _llm_action(
-    caller: StructuredCaller, index: CorpusIndex, state: FiFState, meter: CostMeter
+    caller: StructuredCaller,
+    index: CorpusIndex,
+    state: FiFState,
+    meter: CostMeter,
+    max_bridges: int,
 ) -> tuple[Action, list[Subquery]]:
+    pending = pending_bridge(state, max_bridges)
     user = ORCHESTRATOR_USER.format(
         question=state["question"],
         subqueries=serialize_subqueries(state.get("subqueries", [])),
         memory=serialize_memory(index, state) or "(empty)",
         neighbors=_neighbor_titles(index, state) or "(none)",
+        bridge=pending[1] if pending else "(none)",
     )
     proposal = caller.call(Decision, ORCHESTRATOR_SYSTEM, user, meter).action
     if proposal.next_action == "stop":
         return stop("LLM: memory suffices", "llm"), []
     if proposal.next_action == "replan":
         return {"kind": "replan", "reason": "LLM: plan is stale", "decided_by": "llm"}, []
-    subquery, rewrites = _target(state, proposal.next_retrieval_subtask or state["question"])
+    subquery, rewrites = _target(
+        state, proposal.next_retrieval_subtask or state["question"], pending
+    )
     strategy: Strategy = {
         "doc_mode": DOC_MODES[proposal.document_search_mode or "vector search"],  # type: ignore[typeddict-item]
         "comp_mode": COMP_MODES[proposal.component_search_mode or "vector search"],  # type: ignore[typeddict-item]
@@ -91,12 +100,22 @@ def _llm_action(
     return search(subquery, strategy, proposal.anchor, "LLM proposal", "llm"), rewrites
 
 
-def _target(state: FiFState, text: str) -> tuple[Subquery, list[Subquery]]:
-    """Map the LLM's subtask to a plan item; a new wording rewrites the one being worked on."""
+def _target(
+    state: FiFState, text: str, bridge: tuple[StepRecord, str] | None = None
+) -> tuple[Subquery, list[Subquery]]:
+    """Map the LLM's subtask to a plan item; a new wording rewrites the one being worked on.
+
+    The suggested bridge subtask, taken as is, becomes a bridge subquery of its source.
+    """
     subqueries = state.get("subqueries", [])
     for subquery in subqueries:
         if subquery["text"].strip().lower() == text.strip().lower():
             return subquery, []
+    if bridge is not None and bridge[1].strip().lower() == text.strip().lower():
+        new: Subquery = {"index": len(subqueries), "text": bridge[1], "status": "unknown",
+                         "answer": None, "origin": "bridge",
+                         "parent": bridge[0]["subquery_index"]}  # fmt: skip
+        return new, [new]
     current = current_subqueries(state)
     parent = current[0]["index"] if current else None
     rewrite: Subquery = {

@@ -20,7 +20,14 @@ from nodes.rules import (
 )
 from state.context import Context
 from state.fif_state import Action, FiFState, StepRecord, Strategy, Subquery
-from state.views import best_success, failed_anchors, steps_for, unresolved
+from state.views import (
+    best_success,
+    failed_anchors,
+    pending_bridge,
+    spent_bridge,
+    steps_for,
+    unresolved,
+)
 from tools.layered_graph import LayeredGraph
 
 
@@ -77,20 +84,49 @@ def current_subqueries(state: FiFState) -> list[Subquery]:
 def rule_action(
     state: FiFState, context: Context, graph: LayeredGraph
 ) -> tuple[Action, list[Subquery]]:
-    """Decide the next action by the rules alone; returns it and any rewritten subquery."""
+    """Decide the next action by the rules alone; returns it and any new subquery.
+
+    Before stopping, a question whose evidence named a bridge entity asks about it
+    (`views.pending_bridge`): one global hop for the entity plus what the evidence left open.
+    """
     exhausted = budget_exhausted(state, context)
     if exhausted:
         return stop(exhausted), []
-    targets = current_subqueries(state)
-    if not targets:
-        return stop("every subquery is answerable"), []
+    history = state.get("history", [])
+    targets = [s for s in current_subqueries(state) if not spent_bridge(s, history)]
     for subquery in targets:
         if should_replan(state, context, subquery["index"]):
             return replan_action(f"subquery {subquery['index']} failed from several anchors"), []
         decided = _for_subquery(state, context, graph, subquery)
         if decided is not None:
             return decided
+    bridged = _bridge(state, context)
+    if bridged is not None:
+        return bridged
+    if not targets:
+        return stop("every subquery is answerable"), []
     return stop("every open subquery has exhausted its ladder"), []
+
+
+def _bridge(state: FiFState, context: Context) -> tuple[Action, list[Subquery]] | None:
+    """Return a global hop for the pending bridge subquery, if any (views.pending_bridge)."""
+    pending = pending_bridge(state, context.tuning.bridge_hops)
+    if pending is None:
+        return None
+    source, text = pending
+    strategy = next_rung(state.get("history", []), text, None, context, 1)
+    if strategy is None:
+        return None
+    subquery: Subquery = {
+        "index": len(state.get("subqueries", [])),
+        "text": text,
+        "status": "unknown",
+        "answer": None,
+        "origin": "bridge",
+        "parent": source["subquery_index"],
+    }
+    why = f"bridge: the evidence of step {source['step']} names the next entity"
+    return search(subquery, strategy, None, why), [subquery]
 
 
 def _for_subquery(

@@ -19,6 +19,7 @@ from state.views import (
     failed_patterns,
     last_replan_step,
     llm_calls,
+    pending_bridge,
     replans,
     routing_pattern,
     steps_for,
@@ -118,11 +119,13 @@ def budget_exhausted(state: FiFState, context: Context) -> str | None:
 
 
 def must_stop(state: FiFState, context: Context) -> bool:
-    """Stop when a budget is used up or every subquery is answerable."""
+    """Stop when a budget is used up, or every subquery is answerable and no bridge is pending."""
     if budget_exhausted(state, context):
         return True
     subqueries = state.get("subqueries", [])
-    return bool(subqueries) and not unresolved(subqueries)
+    if not subqueries or unresolved(subqueries):
+        return False
+    return pending_bridge(state, context.tuning.bridge_hops) is None
 
 
 def should_backtrack(state: FiFState, context: Context, subquery_index: int) -> bool:

@@ -13,7 +13,7 @@ DocMode = Literal["neighbors", "vector", "llm"]
 CompMode = Literal["vector", "llm"]
 Granularity = Literal["document", "component", "subcomponent"]
 SubqueryStatus = Literal["unknown", "answerable", "not answerable"]
-SubqueryOrigin = Literal["initial", "replan", "rewrite"]
+SubqueryOrigin = Literal["initial", "replan", "rewrite", "bridge"]
 ActionKind = Literal["search", "replan", "stop"]
 
 
@@ -26,7 +26,8 @@ class Subquery(TypedDict):
     answer: str | None
     origin: SubqueryOrigin
     parent: NotRequired[int]
-    """For a rewrite: the subquery it replaces."""
+    """For a rewrite: the subquery it replaces; for a bridge: the subquery whose evidence
+    named the bridge entity."""
 
 
 class Strategy(TypedDict):
@@ -76,6 +77,9 @@ class StepRecord(TypedDict):
     decided_by: str
     notes: list[str]
     cost: dict[str, float]
+    bridge: NotRequired[str]
+    """The next subquery formed from the bridge entity the step's evidence names (evaluator,
+    nodes/bridge.py); the orchestrator asks it once the plan is answered."""
 
 
 class Candidate(TypedDict):

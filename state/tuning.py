@@ -31,6 +31,26 @@ class FiFTuning(BaseModel):
         "or two questions, inside the paired interval, and hybrid keeps the vector signal "
         "that image-only and paraphrased questions need.",
     )
+    bridge_hops: int = Field(
+        1,
+        ge=0,
+        le=4,
+        description="Orchestrator: how many entity-bridge subqueries a question may add "
+        "(nodes/bridge.py: the entity a success's evidence names plus the question's "
+        "uncovered words, one global hop each; the subquery is also a reranker facet). "
+        "Trades a hop per bridge (mean steps 2.9 -> 3.6 on link-less OTT-QA) against chains "
+        "that need no link. Tuning halves, all-gold@10 from 0 to 1: link-less OTT-QA 0.700 "
+        "-> 0.718, OTT-QA 0.764 -> 0.773, HotpotQA 0.872 -> 0.897; 2 changed no question "
+        "of link-less OTT-QA, so 1. 0 turns bridges off.",
+    )
+    bridge_lexical_weight: float = Field(
+        0.2,
+        ge=0.0,
+        description="Bridges: weight of a row's or sentence's BM25 match (among its "
+        "component's parts) next to its cosine when choosing the part a bridge entity is "
+        "read from. Tuning half of link-less OTT-QA, share of questions whose chosen row is "
+        "the gold row: 0 -> 26/110, 0.05 -> 29, 0.1 -> 32, 0.2 -> 33.",
+    )
     first_hop_slots: int = Field(
         0,
         ge=0,

@@ -79,8 +79,33 @@ def best_success(history: Sequence[StepRecord], exclude: set[int | None]) -> Ste
 
 def unresolved(subqueries: Sequence[Subquery]) -> list[Subquery]:
     """Return the subqueries not yet answerable and not replaced by a rewrite, in plan order."""
-    superseded = {s["parent"] for s in subqueries if "parent" in s}
+    superseded = {s["parent"] for s in subqueries if "parent" in s and s["origin"] == "rewrite"}
     return [s for s in subqueries if s["status"] != "answerable" and s["index"] not in superseded]
+
+
+def spent_bridge(subquery: Subquery, history: Sequence[StepRecord]) -> bool:
+    """Return whether a bridge subquery had its one global hop (bridges do not escalate)."""
+    return subquery["origin"] == "bridge" and bool(steps_for(history, subquery["index"]))
+
+
+def pending_bridge(state: FiFState, max_bridges: int) -> tuple[StepRecord, str] | None:
+    """Return the earliest step whose bridge subquery was not asked yet, with that subquery.
+
+    A subquery spawns at most one bridge (from its first step that names one) and a
+    question at most `max_bridges`; a bridge may spawn the next, so a chain of entities is
+    walked one hop at a time.
+    """
+    subqueries, history = state.get("subqueries", []), state.get("history", [])
+    bridges = [s for s in subqueries if s["origin"] == "bridge"]
+    if len(bridges) >= max_bridges:
+        return None
+    spawned = {s.get("parent") for s in bridges}
+    asked = {intent_of(s["text"]) for s in subqueries}
+    for step in history:
+        text = step.get("bridge")
+        if text and step["subquery_index"] not in spawned and intent_of(text) not in asked:
+            return step, text
+    return None
 
 
 def last_subquery_index(state: FiFState) -> int | None:

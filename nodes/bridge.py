@@ -1,0 +1,131 @@
+"""Entity bridges: the entity a hop's evidence names, and the next subquery formed from it.
+
+A multi-hop question reaches its answer through an entity that the first hop finds and the
+question does not name ("the home team that played Port Adelaide" -> the row's "West
+Coast"). The evidence node of a successful step (the best row or sentence of its top
+component, re-chosen by cosine plus BM25 as link hops choose their linking row) is read
+for entities: a row's cells, or the titles of the documents a sentence links to or
+mentions (hyperlinks or the mention edges `fif build` adds to link-less corpora).
+Entities the question already names are no bridge. A cell whose column header repeats
+the question's words ("Home team") comes first, then one that names a document of the
+corpus, then the earliest. The next subquery is the entity plus the question's words the
+evidence does not cover: what the hop is for. It runs as a global hop, so a cell that
+names its page differently from the page's title ("West Coast" for "West Coast Eagles",
+where no mention edge exists) still leads there.
+
+Capitalised spans of sentences without a document were tried as entities too and
+dropped: on the link-less OTT-QA tuning half they cost a question and gained none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from nodes.hop import full_text, lexical_scores, linking_scores, node_similarities, residual_text
+from nodes.lexical import content_words
+from nodes.plan_heuristics import named_documents
+from state.fif_state import StepRecord
+from tools.corpus_index import CorpusIndex
+from tools.cost import CostMeter
+from tools.graph_nav import outgoing_links
+from tools.sparse_index import terms
+
+_LETTER = re.compile(r"[^\W\d_]")
+MAX_ENTITY_WORDS = 8
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A possible bridge entity read from an evidence node."""
+
+    text: str
+    header_match: int
+    """How many of the question's terms its table column header repeats (0 for sentences)."""
+    names_document: bool
+    """Whether a document of the corpus has it as title (or the evidence links to one)."""
+    position: int
+
+
+def row_cells(index: CorpusIndex, node: str) -> list[tuple[str, str]]:
+    """Return (header, cell) pairs of a table row subcomponent ([] for any other node)."""
+    view = index.graph.node(node)
+    if view.kind != "row":
+        return []
+    table = index.graph.node(str(view.attrs["component_id"])).attrs
+    rows, header = table.get("rows", []), table.get("header", [])
+    order = int(view.attrs.get("order", -1))
+    if not 0 <= order < len(rows):
+        return []
+    cells = [str(cell) for cell in rows[order]]
+    return list(zip([str(h) for h in header] + [""] * len(cells), cells, strict=False))
+
+
+def candidate_entities(index: CorpusIndex, question: str, node: str) -> list[Entity]:
+    """Return the entities an evidence node names that the question does not name."""
+    graph = index.graph
+    asked = terms(question)
+    linked = list(dict.fromkeys(graph.title(doc) for doc in outgoing_links(graph, node)))
+    titles = {t.lower() for t in linked}
+    cells = row_cells(index, node)
+    if cells:
+        spans = [(cell.strip(), terms(head) & asked) for head, cell in cells]
+    else:
+        spans = [(text, set()) for text in linked]
+    entities: dict[str, Entity] = {}
+    for position, (text, header) in enumerate(spans):
+        words = text.split()
+        if not _LETTER.search(text) or not words or len(words) > MAX_ENTITY_WORDS:
+            continue
+        if not terms(text) - asked or text in entities:  # named by the question already
+            continue
+        names = text.lower() in titles or bool(named_documents(index, text))
+        entities[text] = Entity(text, len(header), names, position)
+    return list(entities.values())
+
+
+def choose_entity(entities: Sequence[Entity]) -> Entity | None:
+    """Return the likeliest bridge: header match, then a document's name, then the earliest."""
+    if not entities:
+        return None
+    return min(entities, key=lambda e: (-e.header_match, not e.names_document, e.position))
+
+
+def evidence_node(
+    index: CorpusIndex, question: str, component: str, lexical_weight: float, meter: CostMeter
+) -> str:
+    """Return the row or sentence of a component that the question is about.
+
+    Rows and sentences are scored by cosine plus `lexical_weight` times their BM25 among
+    the component's parts, as link hops score linking rows: the row repeating the
+    question's rare values is the one its entity is read from.
+    """
+    parts = index.graph.children(component)
+    if not parts:
+        return component
+    with meter.timed("embedding"):
+        vector = index.embed_query(question)
+    score = linking_scores(
+        node_similarities(index, vector, parts, meter),
+        lexical_scores(index, question, parts),
+        lexical_weight,
+    )
+    return max(parts, key=lambda node: (score[node], node))
+
+
+def bridge_subquery(
+    index: CorpusIndex, question: str, step: StepRecord, lexical_weight: float, meter: CostMeter
+) -> str | None:
+    """Return the next subquery from the bridge entity a step's evidence names, if any."""
+    if not step["components"]:
+        return None
+    node = evidence_node(index, question, step["components"][0]["id"], lexical_weight, meter)
+    entity = choose_entity(candidate_entities(index, question, node))
+    if entity is None:
+        return None
+    covered = [full_text(index, step["components"][0]["id"]), entity.text]
+    rest = residual_text(question, covered)  # the question itself when every word is covered
+    if rest == question:
+        rest = " ".join(content_words(question))
+    return f"{entity.text} {rest}".strip()

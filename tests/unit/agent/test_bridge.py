@@ -1,0 +1,187 @@
+"""Entity bridges on a tiny link-less corpus: the answer page is named only by a table cell.
+
+The season table's row names the home team "Northport"; its page is titled "Northport
+Rovers", so no hyperlink and no mention edge leads there. Only a subquery formed from
+the cell's entity finds it.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from corpus_builder.build import BuildOptions, build
+from graph_agent.graph import compile_graph
+from nodes.bridge import bridge_subquery, candidate_entities, choose_entity, evidence_node
+from nodes.rules import must_stop
+from state.context import Context
+from state.fif_state import FiFState, StepRecord, Subquery
+from state.tuning import FiFTuning
+from state.views import pending_bridge, spent_bridge, unresolved
+from tools.corpus_index import open_index
+from tools.cost import CostMeter
+
+QUESTION = "The home team that played against Eastvale in the 2004 Harbour Cup was founded when?"
+TABLE = "cup2004::table0"
+ANSWER = "rovers::p0"
+
+
+def _para(doc: str, title: str, text: str) -> dict:
+    component = {"component_id": f"{doc}::p0", "type": "paragraph", "text": text}
+    return {"doc_id": doc, "title": title, "components": [component]}
+
+
+DOCUMENTS = [
+    {
+        "doc_id": "cup2004",
+        "title": "2004 Harbour Cup",
+        "components": [
+            {
+                "component_id": TABLE,
+                "type": "table",
+                "caption": "Results of the 2004 Harbour Cup",
+                "table": {
+                    "header": ["Home team", "Away team", "Venue"],
+                    "rows": [
+                        ["Northport", "Eastvale", "Pier Park"],
+                        ["Westbay", "Southfield", "Cove Oval"],
+                    ],
+                },
+            }
+        ],
+    },
+    _para("rovers", "Northport Rovers", "Northport Rovers are a rowing club, formed in 1887."),
+    _para("eastvale", "Eastvale", "Eastvale is a village with a cricket ground and a mill."),
+    _para("pier", "Pier Park", "Pier Park is a stadium by the sea with seats for 9,000."),
+    _para("westbay", "Westbay", "Westbay is a fishing port on the western shore."),
+    _para("cove", "Cove Oval", "Cove Oval is an oval near the old lighthouse."),
+]
+
+
+@pytest.fixture(scope="module")
+def linkless_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Build the link-less corpus with hash:64 vectors (mention edges on, as `fif build` does)."""
+    folder = tmp_path_factory.mktemp("linkless")
+    lines = [json.dumps(document) for document in DOCUMENTS]
+    (folder / "corpus.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    index_dir = tmp_path_factory.mktemp("linkless_index")
+    build(folder, index_dir, BuildOptions(text_embedder="hash:64", show_progress=False))
+    return index_dir
+
+
+def _step(components: list[str], doc_mode: str = "vector", **extra: object) -> StepRecord:
+    record = {
+        "step": 0,
+        "subquery_index": 0,
+        "subquery": QUESTION,
+        "strategy": {"doc_mode": doc_mode, "comp_mode": "vector", "granularity": "document"},
+        "anchor": None,
+        "documents": [],
+        "components": [
+            {"id": c, "doc_id": c.split("::")[0], "kind": "x", "score": 0.9} for c in components
+        ],  # fmt: skip
+        "success": True,
+        "answerable": True,
+        "reason": "",
+        "decided_by": "offline",
+        "notes": [],
+        "cost": {},
+    }
+    return {**record, **extra}  # type: ignore[typeddict-item]
+
+
+def _subquery(index: int, origin: str = "initial", **extra: object) -> Subquery:
+    record = {"index": index, "text": f"q{index}", "status": "answerable", "answer": None}
+    return {**record, "origin": origin, **extra}  # type: ignore[typeddict-item]
+
+
+def test_the_row_the_question_is_about_names_the_bridge(linkless_index: Path) -> None:
+    index = open_index(linkless_index)
+    row = evidence_node(index, QUESTION, TABLE, 0.2, CostMeter())
+    assert index.graph.node(row).text.startswith("Home team: Northport")
+    entities = candidate_entities(index, QUESTION, row)
+    # the away team is named by the question; the home-team column repeats its words
+    assert [e.text for e in entities] == ["Northport", "Pier Park"]
+    assert choose_entity(entities).text == "Northport"  # type: ignore[union-attr]
+    assert choose_entity([]) is None
+
+
+def test_bridge_subquery_is_the_entity_plus_what_the_evidence_leaves(linkless_index: Path) -> None:
+    index = open_index(linkless_index)
+    text = bridge_subquery(index, QUESTION, _step([TABLE]), 0.2, CostMeter())
+    assert text is not None and text.startswith("Northport ")
+    assert "founded" in text and "Eastvale" not in text
+    assert bridge_subquery(index, QUESTION, _step([]), 0.2, CostMeter()) is None
+
+
+@pytest.mark.parametrize(
+    ("subqueries", "history", "max_bridges", "expected"),
+    [
+        ([_subquery(0)], [_step([TABLE], bridge="Northport founded")], 1, "Northport founded"),
+        ([_subquery(0)], [_step([TABLE], bridge="Northport founded")], 0, None),
+        ([_subquery(0)], [_step([TABLE])], 1, None),  # the evidence named no entity
+        (  # subquery 0 already spawned its bridge
+            [_subquery(0), _subquery(1, "bridge", parent=0, text="Northport founded")],
+            [_step([TABLE], bridge="Northport founded")],
+            2,
+            None,
+        ),
+    ],
+)
+def test_pending_bridge(subqueries, history, max_bridges, expected) -> None:
+    state: FiFState = {"question": QUESTION, "subqueries": subqueries, "history": history}
+    found = pending_bridge(state, max_bridges)
+    assert (found[1] if found else None) == expected
+
+
+def test_a_bridge_keeps_the_run_going_and_gets_one_hop() -> None:
+    history = [_step([TABLE], bridge="Northport founded")]
+    state: FiFState = {"question": QUESTION, "subqueries": [_subquery(0)], "history": history}
+    assert not must_stop(state, Context())
+    assert must_stop(state, Context(tuning=FiFTuning(bridge_hops=0)))
+    bridge = _subquery(1, "bridge", parent=0, status="not answerable")
+    assert unresolved([_subquery(0), bridge]) == [bridge]  # a bridge replaces nothing
+    assert not spent_bridge(bridge, history)
+    assert spent_bridge(bridge, [*history, _step([ANSWER], subquery_index=1)])
+
+
+def _run(index_dir: Path, bridges: int) -> dict:
+    context = Context(
+        index_dir=str(index_dir),
+        top_k=3,
+        docs_per_hop=2,
+        components_per_hop=2,
+        tuning=FiFTuning(bridge_hops=bridges),
+    )
+    config = {"configurable": {"thread_id": uuid.uuid4().hex}}
+    graph = compile_graph(InMemorySaver())
+    graph.invoke({"question": QUESTION}, config, context=context)
+    return dict(graph.get_state(config).values)  # the whole state, not the output keys
+
+
+def test_the_answer_page_is_reached_only_through_the_bridge(linkless_index: Path) -> None:
+    without = _run(linkless_index, 0)
+    assert ANSWER not in without["candidates"]
+    final = _run(linkless_index, 1)
+    bridges = [s for s in final["subqueries"] if s["origin"] == "bridge"]
+    assert [s["text"].split()[0] for s in bridges] == ["Northport"]
+    assert ANSWER in final["candidates"]
+    assert ANSWER in [r["component_id"] for r in final["ranking"]]
+    assert len(final["history"]) == len(without["history"]) + 1  # one global hop, no ladder
+
+
+def test_the_llm_orchestrator_is_shown_the_bridge_and_may_take_it() -> None:
+    from nodes.orchestrator import _target
+    from nodes.prompts import ORCHESTRATOR_USER
+
+    assert "{bridge}" in ORCHESTRATOR_USER
+    state: FiFState = {"question": QUESTION, "subqueries": [_subquery(0)], "history": []}
+    pending = (_step([TABLE]), "Northport founded")
+    taken, [new] = _target(state, "northport founded ", pending)
+    assert taken == new and new["origin"] == "bridge" and new["parent"] == 0
+    other, [rewrite] = _target(state, "Eastvale venue", pending)
+    assert rewrite["origin"] == "rewrite"
