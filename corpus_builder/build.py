@@ -19,7 +19,7 @@ from typing import Literal, cast
 
 from PIL import Image
 
-from corpus_builder.contextual import ContextualEmbedding
+from corpus_builder.contextual import ContextualEmbedding, contextual_documents, sentence_vectors
 from corpus_builder.embed_stage import EmbedStats, IncrementalIndexer
 from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
 from corpus_builder.ingest import corpus_info, read_corpus
@@ -263,30 +263,6 @@ def _index(
         indexer, index_dir, documents, subcomponents, text, options.triplets
     )
     return stats
-
-
-def contextual_documents(
-    documents: list[Document], choice: bool | None, embedder: Embedder
-) -> set[str]:
-    """Return the documents whose sentences are embedded in their paragraph's pass.
-
-    `choice` True: all, False: none, None: the PDF documents; none if the embedder
-    cannot pool spans.
-    """
-    if choice is False or not isinstance(embedder, ContextEmbedder):
-        return set()
-    return {d.doc_id for d in documents if choice or d.page_count}
-
-
-def sentence_vectors(contextual: int, documents: int) -> str:
-    """Name how sentences were embedded, for the manifest."""
-    if contextual == 0:
-        return "standalone"
-    return (
-        "contextual"
-        if contextual == documents
-        else f"contextual in PDFs ({contextual} of {documents})"
-    )
 
 
 def _finish_manifest(

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from corpus_builder.texts import TITLE_IN_LEAD_CHARS
-from tools.embedders import ContextEmbedder
+from state.corpus import Document
+from tools.embedders import ContextEmbedder, Embedder
 from tools.span_pooling import ContextRequest, ContextVectors
 
 MARK = "\x1e"
@@ -155,3 +156,27 @@ class ContextualEmbedding:
 
 def _key(text: str) -> bytes:
     return hashlib.sha1(text.encode()).digest()
+
+
+def contextual_documents(
+    documents: list[Document], choice: bool | None, embedder: Embedder
+) -> set[str]:
+    """Return the documents whose sentences are embedded in their paragraph's pass.
+
+    `choice` True: all, False: none, None: the PDF documents; none if the embedder
+    cannot pool spans.
+    """
+    if choice is False or not isinstance(embedder, ContextEmbedder):
+        return set()
+    return {d.doc_id for d in documents if choice or d.page_count}
+
+
+def sentence_vectors(contextual: int, documents: int) -> str:
+    """Name how sentences were embedded, for the manifest."""
+    if contextual == 0:
+        return "standalone"
+    return (
+        "contextual"
+        if contextual == documents
+        else f"contextual in PDFs ({contextual} of {documents})"
+    )

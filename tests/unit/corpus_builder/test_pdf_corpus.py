@@ -131,8 +131,8 @@ def test_fif_build_pdf_limits_come_from_the_command_line(tmp_path: Path, filing_
 def test_by_default_only_pdf_sentences_are_embedded_in_their_paragraph(
     tmp_path: Path, filing_pdf: Path
 ) -> None:
-    from corpus_builder.build import BuildOptions, build, contextual_documents
-    from corpus_builder.contextual import SENTENCE
+    from corpus_builder.build import BuildOptions, build
+    from corpus_builder.contextual import SENTENCE, contextual_documents
     from corpus_builder.layer_items import embed_items
     from tools.embedders import HashEmbedder
 
