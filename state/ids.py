@@ -34,6 +34,12 @@ def subcomponent_id(component: str, kind: SubcomponentKind, n: int) -> str:
 
 
 PAGE_SEPARATOR = "#"
+SECTION_SEPARATOR = "::§"
+
+
+def section_id(doc_id: str, n: int) -> str:
+    """Return the id of the n-th node of a document's section tree (0 = the document)."""
+    return f"{doc_id}{SECTION_SEPARATOR}{n}"
 
 
 def page_key(doc_id: str, page: int) -> str:
