@@ -1,9 +1,8 @@
 """The systems an evaluation compares, all behind one `retrieve(example)` interface.
 
-Every system (dense, sparse and hybrid single-shot, FiF, LILaC, IRCoT, MMAPG, ReAgent, the
-extraction loop and their ablations) is built by a factory from one `RunConfig`, so a comparison runs them on the
-same index with the same settings. The graphs are imported inside their factories: importing
-LILaC's compiles its graph, which a dense-only run need not pay for.
+Every system (dense, sparse, hybrid, FiF, LILaC, IRCoT, MMAPG, ReAgent, the extraction loop,
+ablations) is built by a factory from one `RunConfig`, so a comparison runs them on one index
+with the same settings. Graphs are imported inside their factories (importing one compiles it).
 
 Conversational examples (MMCoQA turns with a non-empty `history`) are asked as the earlier turns'
 questions followed by the current one, one per line. No system here keeps dialogue state, and

@@ -2,8 +2,8 @@
 
 Each run is a thread. The Context a thread ran with is stored in the checkpoint metadata,
 so a replay resumes or forks with the same settings unless the caller overrides them.
-Listing works for FiF, ReAgent and extraction-loop threads (a ReAgent global backtrack shows as a fork:
-two checkpoints with the same parent), resuming and forking for FiF.
+Listing works for FiF, ReAgent and extraction-loop threads (a ReAgent global backtrack shows
+as a fork: two checkpoints with the same parent), resuming and forking for FiF.
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def _parent(snapshot: Any) -> str | None:
 
 
 def _trace_info(snapshot: Any) -> CheckpointInfo:
-    """Describe a checkpoint of a system that keeps a `trace` of node records (ReAgent, extraction)."""
+    """Describe a checkpoint of a graph keeping a `trace` of node records (ReAgent, extraction)."""
     values = snapshot.values
     last = values["trace"][-1]
     return CheckpointInfo(
