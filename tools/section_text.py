@@ -40,6 +40,11 @@ class Block:
     text: str
     units: tuple[Unit, ...]
 
+    def spans(self) -> list[tuple[int, int]]:
+        """Return the page spans of the block and of its units (rows can be on later pages)."""
+        found = [unit.pages for unit in self.units if unit.pages is not None]
+        return found if self.pages is None else [self.pages, *found]
+
 
 @dataclass(frozen=True)
 class FetchedSection:
@@ -65,9 +70,8 @@ class FetchedSection:
         """Return every page a block of the fetched text is printed on."""
         found: set[int] = set()
         for block in self.blocks:
-            for unit in (block, *block.units):
-                if unit.pages is not None:
-                    found.update(range(unit.pages[0], unit.pages[1] + 1))
+            for span in block.spans():
+                found.update(range(span[0], span[1] + 1))
         return found
 
 

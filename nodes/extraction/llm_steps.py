@@ -108,8 +108,7 @@ def source_block(found: ExtractedFinding, fetched: Sequence[FetchedSection]) -> 
 
 def covers(block: Block, page: int) -> bool:
     """Tell whether a block or one of its rows is printed on a page."""
-    spans = [u.pages for u in (block, *block.units) if u.pages is not None]
-    return any(first <= page <= last for first, last in spans)
+    return any(first <= page <= last for first, last in block.spans())
 
 
 def as_finding(
