@@ -159,13 +159,20 @@ def llm_synthesize(
     findings: Sequence[Finding],
     failed: Sequence[FailedSearch],
     left: int,
+    tried: set[str],
 ) -> Synthesis:
-    """Ask the model for a verdict over the findings; check its arithmetic with the calculator."""
+    """Ask the model for a verdict over the findings; check its arithmetic with the calculator.
+
+    A `needs` naming an item already searched for is sent back: the model must ask for
+    another path to it, or fail.
+    """
     by_id = finding_ids(findings)
 
     def check(reply: SynthesisReply) -> None:
         if reply.status == "answer" and reply.calculation:
             check_calculation(reply.calculation, reply.answer or "", findings)
+        if reply.status == "needs" and " ".join((reply.needs or "").lower().split()) in tried:
+            raise ValueError(f"{reply.needs!r} was already searched for; ask for another path")
 
     user = SYNTHESIZE_USER.format(
         findings=finding_lines(findings), failed=failure_lines(failed), question=question, left=left

@@ -40,12 +40,13 @@ def synthesizer(state: ExtractionState, runtime: Runtime[ExtractionContext]) -> 
     failed = state.get("failed_searches", [])
     iteration = extractions(state)
     left = max(0, context.max_iterations - iteration)
+    tried = tried_items(state)
     decided = decide_within(
         llm_budget_left(state, context),
         context,
         meter,
-        lambda caller: llm_synthesize(caller, meter, question, findings, failed, left),
-        lambda: offline_synthesis(question, findings, failed, tried_items(state), left == 0),
+        lambda caller: llm_synthesize(caller, meter, question, findings, failed, left, tried),
+        lambda: offline_synthesis(question, findings, failed, tried, left == 0),
     )
     result: Synthesis = decided.value
     verdict: Verdict = {
@@ -69,6 +70,6 @@ def synthesizer(state: ExtractionState, runtime: Runtime[ExtractionContext]) -> 
     }
     update: SynthesizerUpdate = {"verdicts": [verdict], "trace": [record], "cost": meter.as_dict()}
     update.update(fallbacks_of("synthesizer", decided))
-    if result.status == "answer":
+    if result.status == "answer" and context.answer:  # the verdict keeps it either way
         update["answer"] = result.answer
     return update

@@ -29,7 +29,9 @@ def filings_index(tmp_path_factory: pytest.TempPathFactory) -> str:
 @pytest.fixture
 def offline_context(filings_index: str) -> ExtractionContext:
     """An offline context on the filings: at most 3 iterations, one document."""
-    return ExtractionContext(index_dir=filings_index, top_k=6, max_iterations=3, max_documents=1)
+    return ExtractionContext(
+        index_dir=filings_index, top_k=6, max_iterations=3, max_documents=1, answer=True
+    )
 
 
 @pytest.fixture

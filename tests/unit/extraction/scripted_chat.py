@@ -20,7 +20,7 @@ Reply = str | Callable[[str], str]
 
 
 class Scripted(BaseChatModel):
-    """Pops one reply per call; a callable reply gets the user message it answers."""
+    """Pops one reply per call; a callable reply gets the last user message (prompt or repair)."""
 
     replies: list[Any] = Field(default_factory=list)
     sent: list[str] = Field(default_factory=list)
@@ -32,7 +32,7 @@ class Scripted(BaseChatModel):
     def _generate(
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
     ) -> ChatResult:
-        user = next(str(m.content) for m in messages if isinstance(m, HumanMessage))
+        user = [str(m.content) for m in messages if isinstance(m, HumanMessage)][-1]  # or repair
         self.sent.append(user)
         if not self.replies:
             raise AssertionError("script exhausted")
@@ -54,6 +54,7 @@ def llm_context(index_dir: str, model: Scripted, **update: Any) -> ExtractionCon
         "llm_retries": 0,
         "top_k": 6,
         "max_documents": 1,
+        "answer": True,
     }
     return ExtractionContext(**{**fields, **update})
 

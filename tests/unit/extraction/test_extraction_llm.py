@@ -105,6 +105,28 @@ def test_a_finding_on_a_page_not_fetched_is_sent_back_for_repair(filings_index):
     assert final["findings"][0]["page"] == 20
 
 
+def test_a_needs_repeating_a_searched_item_is_sent_back(filings_index):
+    replies = [
+        choose("Statements of Income"),
+        extracted(REVENUE),
+        verdict("needs", needs=MARGIN_QUESTION.upper(), reason="again"),
+        verdict("fail", reason="operating income is not stated"),
+    ]
+    final, model = run(filings_index, replies, llm_retries=1)
+    assert "already searched for" in model.sent[3]
+    assert final["verdicts"][-1]["status"] == "fail"
+
+
+def test_without_answer_the_verdict_keeps_the_answer_but_the_run_does_not(filings_index):
+    replies = [
+        choose("Statements of Income"),
+        extracted(REVENUE),
+        verdict("answer", answer="5,298", sources=["f1"], confidence="high"),
+    ]
+    final, _ = run(filings_index, replies, answer=False)
+    assert final.get("answer") is None and final["verdicts"][-1]["answer"] == "5,298"
+
+
 def test_ask_extraction_returns_trace_and_verdicts(filings_index):
     model = Scripted(
         replies=[
