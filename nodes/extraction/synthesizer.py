@@ -31,6 +31,21 @@ class SynthesizerUpdate(TypedDict, total=False):
     fallbacks: list[str]
 
 
+def as_verdict(result: Synthesis, iteration: int, decided_by: str) -> Verdict:
+    """Turn a synthesis into the state's verdict record."""
+    return {
+        "iteration": iteration,
+        "status": result.status,
+        "answer": result.answer,
+        "sources": list(result.sources),
+        "confidence": result.confidence,
+        "needs": result.needs,
+        "reason": result.reason,
+        "calculation": result.calculation,
+        "decided_by": decided_by,
+    }
+
+
 def synthesizer(state: ExtractionState, runtime: Runtime[ExtractionContext]) -> SynthesizerUpdate:
     """Judge the findings so far and record the verdict."""
     context = runtime.context
@@ -49,22 +64,13 @@ def synthesizer(state: ExtractionState, runtime: Runtime[ExtractionContext]) -> 
         lambda: offline_synthesis(question, findings, failed, tried, left == 0),
     )
     result: Synthesis = decided.value
-    verdict: Verdict = {
-        "iteration": iteration,
-        "status": result.status,
-        "answer": result.answer,
-        "sources": list(result.sources),
-        "confidence": result.confidence,
-        "needs": result.needs,
-        "reason": result.reason,
-        "calculation": result.calculation,
-        "decided_by": decided.decided_by,
-    }
+    verdict = as_verdict(result, iteration, decided.decided_by)
+    cites = f"cites {', '.join(result.sources)}" if result.sources else ""
     record: ExtractionStep = {
         "node": "synthesizer",
         "step": iteration,
         "decided_by": decided.decided_by,
-        "reason": "; ".join(filter(None, [result.status, result.reason, decided.note])),
+        "reason": "; ".join(filter(None, [result.status, result.reason, cites, decided.note])),
         "query": result.needs or result.answer or "",
         "prompt_version": SYNTHESIZE_VERSION if meter.llm_calls else None,
     }
