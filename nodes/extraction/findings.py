@@ -28,6 +28,9 @@ LABEL_WORDS = 10
 """A sentence finding is labelled by its opening words (the item is only the lens)."""
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _SHORT_FY = re.compile(r"\bfy\s?'?(\d{2})\b", re.IGNORECASE)
+_AMOUNT = re.compile(
+    r"(?P<number>\(?[$€£]?-?\d[\d,]*(?:\.\d+)?\)?(?:\s?%)?)(?:\s+(?P<scale>[A-Za-z]+))?"
+)
 _CAPTION_SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
 
 
@@ -50,7 +53,7 @@ def cells(row_text: str) -> list[tuple[str, str]]:
 def is_amount(text: str) -> bool:
     """Tell whether a cell or phrase states a number that is not just a year."""
     number = to_number(text)
-    return number is not None and not _YEAR.fullmatch(text.strip().strip("$() "))
+    return number is not None and not _YEAR.fullmatch(text.strip().strip("$() ,.;:"))
 
 
 def row_value(text: str, wanted: set[str]) -> tuple[str, str, str] | None:
@@ -74,15 +77,12 @@ def sentence_value(text: str) -> str | None:
     A bare small integer ("Note 6", "17 plants") is a count or a reference, not an amount:
     an amount has a currency sign, a percent, a scale word, a thousands comma or decimals.
     """
-    for match in re.finditer(r"\(?[$€£]?\s?-?\d[\d,]*(?:\.\d+)?\)?\s?%?(?:\s+\w+)?", text):
-        phrase = match.group(0).strip()
-        marked = any(mark in phrase for mark in "$€£%,.") or any(
-            word in phrase.lower() for word in SCALE_WORDS
-        )
-        if marked and is_amount(phrase):
-            words = phrase.split()
-            keep = words[-1].lower().strip(".,;") in SCALE_WORDS
-            return phrase if keep or len(words) == 1 else " ".join(words[:-1])
+    for match in _AMOUNT.finditer(text):
+        number = match.group("number").rstrip(",.")
+        scale = (match.group("scale") or "").lower()
+        marked = any(mark in number for mark in "$€£%,.") or scale in SCALE_WORDS
+        if marked and is_amount(number):
+            return f"{number} {scale}" if scale in SCALE_WORDS else number
     return None
 
 

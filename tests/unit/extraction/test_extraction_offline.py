@@ -44,6 +44,7 @@ def test_rows_take_the_period_column_and_sentences_need_an_amount():
     assert (label, value, period) == ("Operating income", "$950", "2021")
     assert sentence_value("Net sales grew 8% to $5,298 million in 2022.") == "8%"
     assert sentence_value("See Note 6 on page 17.") is None
+    assert sentence_value("In 2022, we spent $765 million.") == "$765 million"
     assert periods("FY22 and fiscal 2021") == {"2022", "2021"}
 
 
