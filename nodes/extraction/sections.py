@@ -2,7 +2,8 @@
 
 The item is searched with the shared hybrid search (dense + BM25 over subcomponents,
 fused by reciprocal rank; `tools.search.score_nodes`), inside the run's documents (the
-first search picks them from its hits) and never outside the index's document scope.
+first search picks them from its hits and the document summaries) and never outside the
+index's document scope.
 Each hit votes for the section that holds its component. Two more rankings of every
 section of those documents join by reciprocal rank fusion: BM25 of the item against the
 section's heading and opening words (`tools.sparse_index.bm25_within`), and its best
@@ -50,12 +51,26 @@ class SectionSearch:
     candidates: list[SectionCandidate]
 
 
-def focus_documents(hits: Sequence[ScoredNode], limit: int) -> list[str]:
-    """Return the documents the hits point to most (summed fused scores), at most `limit`."""
+def hit_documents(hits: Sequence[ScoredNode]) -> list[str]:
+    """Return the documents the hits point to, most (summed fused scores) first."""
     weight: dict[str, float] = {}
     for hit in hits:
         weight[hit.doc_id] = weight.get(hit.doc_id, 0.0) + hit.score
-    return sorted(weight, key=lambda doc: (-weight[doc], doc))[:limit]
+    return sorted(weight, key=lambda doc: (-weight[doc], doc))
+
+
+def focus_documents(
+    index: CorpusIndex, item: str, hits: Sequence[ScoredNode], limit: int, meter: CostMeter
+) -> list[str]:
+    """Return the documents the loop works in: where the hits point, fused with the summaries.
+
+    A document's summary (title, filer, period, section headings) names the filing a
+    question is about better than its scattered passages; the item's hybrid search over
+    the summary layer joins the hits' documents by reciprocal rank fusion.
+    """
+    summaries = score_nodes(index, item, "document", "document", limit * 5, "hybrid", None, meter)
+    rankings = [hit_documents(hits), [doc.node_id for doc in summaries]]
+    return [doc for doc, _ in fused_order(rankings)][:limit]
 
 
 def hit_sections(trees: dict[str, SectionTree], hits: Sequence[ScoredNode]) -> list[str]:
@@ -108,9 +123,10 @@ def search_sections(
     hits = score_nodes(
         index, item, "component", "subcomponent", context.seed_hits, "hybrid", documents, meter
     )
-    chosen = list(documents or focus_documents(hits, context.max_documents))
+    chosen = list(documents or focus_documents(index, item, hits, context.max_documents, meter))
     trees = {doc: section_tree(index.graph, doc) for doc in chosen}
-    rankings = [
+    rankings = [  # the hits count twice: the loop starts from them (seed 002)
+        hit_sections(trees, hits),
         hit_sections(trees, hits),
         heading_ranking(index, trees, item),
         vector_ranking(index, trees, item, meter),
