@@ -1,9 +1,8 @@
 """The systems an evaluation compares, all behind one `retrieve(example)` interface.
 
-Every system (dense, sparse and hybrid single-shot, FiF, LILaC, IRCoT, MMAPG, ReAgent and
-their ablations) is built by a factory from one `RunConfig`, so a comparison runs them on the
-same index with the same settings. The graphs are imported inside their factories: importing
-LILaC's compiles its graph, which a dense-only run need not pay for.
+Every system (dense, sparse, hybrid, FiF, LILaC, IRCoT, MMAPG, ReAgent, the extraction loop,
+ablations) is built by a factory from one `RunConfig`, so a comparison runs them on one index
+with the same settings. Graphs are imported inside their factories (importing one compiles it).
 
 Conversational examples (MMCoQA turns with a non-empty `history`) are asked as the earlier turns'
 questions followed by the current one, one per line. No system here keeps dialogue state, and
@@ -259,6 +258,14 @@ def _reagent(name: str, config: RunConfig) -> System:
     return GraphSystem(name, ask_reagent, ReAgentContext(**fields), config)
 
 
+def _extraction(config: RunConfig) -> System:
+    from graph_agent.extraction_graph import ask_extraction
+    from state.extraction_state import ExtractionContext
+
+    context = ExtractionContext(**make_context(config).model_dump())
+    return GraphSystem("extraction", ask_extraction, context, config)
+
+
 SYSTEMS: dict[str, SystemFactory] = {
     "dense": partial(_single_shot, "dense"),
     "sparse": partial(_single_shot, "sparse"),
@@ -270,6 +277,7 @@ SYSTEMS: dict[str, SystemFactory] = {
     "ircot-dense": partial(_ircot, "ircot-dense", search_mode="dense"),
     **{name: partial(_mmapg, name) for name in MMAPG_ABLATIONS},
     **{name: partial(_reagent, name) for name in REAGENT_ABLATIONS},
+    "extraction": _extraction,
 }
 """Every system the runner knows, by name; tests register fakes here."""
 

@@ -47,7 +47,7 @@ VisionOpt = Annotated[
 ]
 SYSTEM_HELP = " | ".join(ASK_SYSTEMS)
 ReplaySystemOpt = Annotated[
-    str, typer.Option(help="Whose checkpoints: fif | reagent (resume and fork: fif).")
+    str, typer.Option(help="Whose checkpoints: fif | reagent | extraction (resume and fork: fif).")
 ]
 PriceTableOpt = Annotated[
     str | None,

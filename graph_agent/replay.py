@@ -2,8 +2,8 @@
 
 Each run is a thread. The Context a thread ran with is stored in the checkpoint metadata,
 so a replay resumes or forks with the same settings unless the caller overrides them.
-Listing works for FiF and ReAgent threads (a ReAgent global backtrack shows as a fork:
-two checkpoints with the same parent), resuming and forking for FiF.
+Listing works for FiF, ReAgent and extraction-loop threads (a ReAgent global backtrack shows
+as a fork: two checkpoints with the same parent), resuming and forking for FiF.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from graph_agent.api import RunResult, result_from_state
+from graph_agent.extraction_graph import extraction_graph
 from graph_agent.graph import fif_graph
 from graph_agent.reagent_graph import with_checkpointer
 from state.context import Context
@@ -66,6 +67,7 @@ def ask_checkpointed(question: str, context: Context, thread_id: str | None = No
 REPLAY_GRAPHS: dict[str, Callable[[Any], Any]] = {
     "fif": fif_graph,
     "reagent": with_checkpointer,
+    "extraction": extraction_graph,
 }
 """System name → the compile function whose graph reads that system's checkpoints."""
 
@@ -134,7 +136,7 @@ def _parent(snapshot: Any) -> str | None:
 
 
 def _trace_info(snapshot: Any) -> CheckpointInfo:
-    """Describe a checkpoint of a system that keeps a `trace` of node records (ReAgent)."""
+    """Describe a checkpoint of a graph keeping a `trace` of node records (ReAgent, extraction)."""
     values = snapshot.values
     last = values["trace"][-1]
     return CheckpointInfo(

@@ -17,6 +17,7 @@ from typing import TypeVar
 
 from graph_agent.api import RunResult
 from state.context import Context
+from state.extraction_state import ExtractionContext
 from state.fif_state import Ranked
 from state.ircot_state import IrcotContext
 from state.lilac_state import LilacContext
@@ -88,6 +89,12 @@ def _reagent() -> GraphAsk:
     return ask_reagent
 
 
+def _extraction() -> GraphAsk:
+    from graph_agent.extraction_graph import ask_extraction
+
+    return ask_extraction
+
+
 def ask_dense(question: str, context: Context, thread_id: str | None) -> RunResult:
     """Rank components in one dense search (subcomponent granularity); answer if asked."""
     from graph_agent.api import answer_from_components
@@ -133,6 +140,7 @@ ASK_SYSTEMS: dict[str, AskSystem] = {
     "ircot": AskSystem(IrcotContext, checkpointed(_ircot, IrcotContext)),
     "mmapg": AskSystem(MMAPGContext, checkpointed(_mmapg, MMAPGContext)),
     "reagent": AskSystem(ReAgentContext, checkpointed(_reagent, ReAgentContext)),
+    "extraction": AskSystem(ExtractionContext, checkpointed(_extraction, ExtractionContext)),
     "dense": AskSystem(Context, ask_dense),
 }
 """Every system `fif ask --system` knows, by name."""

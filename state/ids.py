@@ -50,6 +50,12 @@ def triplet_owner(entry_id: str, kind: str) -> str:
 
 
 PAGE_SEPARATOR = "#"
+SECTION_SEPARATOR = "::§"
+
+
+def section_id(doc_id: str, n: int) -> str:
+    """Return the id of the n-th node of a document's section tree (0 = the document)."""
+    return f"{doc_id}{SECTION_SEPARATOR}{n}"
 
 
 def page_key(doc_id: str, page: int) -> str:

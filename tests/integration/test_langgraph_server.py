@@ -131,14 +131,15 @@ def run(served: Served, client: Any, thread_id: str | None, graph: str, **kwargs
     return output
 
 
-def test_the_sdk_runs_fif_lilac_ircot_and_mmapg_on_the_served_graphs(
+def test_the_sdk_runs_fif_lilac_ircot_mmapg_and_extraction_on_the_served_graphs(
     langgraph_server: Served, sample_index: Path, sample_examples: tuple[EvalExample, ...]
 ) -> None:
     from langgraph_sdk import get_sync_client
 
     client = get_sync_client(url=langgraph_server.url)
     assistants = client.assistants.search()
-    assert {"fif", "lilac", "ircot", "mmapg"} <= {a["graph_id"] for a in assistants}, assistants
+    served = {a["graph_id"] for a in assistants}
+    assert {"fif", "lilac", "ircot", "mmapg", "extraction"} <= served, assistants
 
     question = sample_examples[0].question
     context = {"index_dir": str(sample_index), "top_k": 10}
@@ -174,3 +175,10 @@ def test_the_sdk_runs_fif_lilac_ircot_and_mmapg_on_the_served_graphs(
     )
     assert mmapg["ranking"] and mmapg["graph_text"].startswith("flowchart TD"), mmapg
     assert mmapg["nodes"][-1]["type"] == "stop", mmapg
+    extraction = run(
+        langgraph_server, client, None, "extraction", input={"question": question}, context=context
+    )
+    assert len(extraction["ranking"]) == 10, extraction
+    steps = [step["node"] for step in extraction["trace"]]
+    assert steps[0] == "extractor" and steps[-1] == "ranker", steps
+    assert extraction["verdicts"] and extraction["cost"]["llm_calls"] == 0

@@ -27,7 +27,7 @@ def writable_index(mini_index: Path, tmp_path: Path) -> Path:
 
 
 def test_the_ask_registry_names_systems_the_evaluation_knows() -> None:
-    assert set(ASK_SYSTEMS) == {"fif", "lilac", "ircot", "mmapg", "reagent", "dense"}
+    assert set(ASK_SYSTEMS) == {"fif", "lilac", "ircot", "mmapg", "reagent", "extraction", "dense"}
     assert set(ASK_SYSTEMS) <= set(SYSTEMS)
 
 

@@ -1,0 +1,1 @@
+"""Nodes of the iterative extraction loop (seed 002): extractor, synthesizer, ranker."""

@@ -1,0 +1,173 @@
+"""The iterative extraction loop's state (seed 002): findings, failed searches, verdicts.
+
+Two agents take turns, one shopping item at a time: the extractor fetches sections of
+the document's section tree for the current item (the question itself first, then what
+the synthesizer said it still needs) and writes structured findings with their page and
+section, or a failed search with its reason; the synthesizer sees only those records,
+never page text, and answers, names the ONE item it still needs, or fails. Everything
+that records what happened is append-only, so findings are never overwritten.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Literal, TypedDict
+
+from pydantic import Field
+
+from state.context import Context
+from state.fif_state import Ranked, add_costs
+
+Status = Literal["answer", "needs", "fail"]
+ExtractionNode = Literal["extractor", "synthesizer", "ranker"]
+
+
+class Finding(TypedDict):
+    """One extracted data point with its provenance (the seed's Finding)."""
+
+    label: str
+    value: float | str
+    """A number when the text states one, else the statement itself."""
+    unit: str | None
+    page: int | None
+    """Zero-indexed PDF page the value is printed on (None for documents without pages)."""
+    section: str
+    """The heading of the section it came from."""
+    context: str
+    """The sentence or table row that states it."""
+    component_id: str
+    """The component that states it (what the ranking is built from)."""
+    doc_id: str
+    iteration: int
+    """The extraction (1-based) that found it."""
+    score: float
+    """How well it matched its shopping item (offline rules) or 1.0 (chat model)."""
+
+
+class FailedSearch(TypedDict):
+    """An extraction that found nothing relevant, and why (the seed's failed search)."""
+
+    item: str
+    reason: str
+    sections_tried: list[str]
+    iteration: int
+
+
+class Searched(TypedDict):
+    """A component the loop looked at: a search hit or a block of a fetched section."""
+
+    component_id: str
+    doc_id: str
+    type: str
+    iteration: int
+
+
+class Verdict(TypedDict):
+    """What the synthesizer decided after one extraction."""
+
+    iteration: int
+    status: Status
+    answer: str | None
+    sources: list[str]
+    """Pages ("DOC#PAGE") or finding labels the answer rests on."""
+    confidence: str | None
+    needs: str | None
+    """The one item still needed (status "needs")."""
+    reason: str | None
+    calculation: dict[str, object] | None
+    """The calculator's check of the answer's arithmetic: expression, result, agreed."""
+    decided_by: str
+
+
+class ExtractionStep(TypedDict, total=False):
+    """One trace record: an extraction, a synthesis or the final ranking."""
+
+    node: ExtractionNode
+    step: int
+    """The iteration it belongs to (the ranker: the number of iterations run)."""
+    decided_by: str
+    reason: str
+    query: str
+    """extractor: the shopping item; synthesizer: what it needs next, or its answer."""
+    sections: list[str]
+    """extractor: the sections fetched (id and heading)."""
+    findings: int
+    """extractor: findings added."""
+    prompt_version: str | None
+
+
+class ExtractionInputState(TypedDict):
+    """What a caller passes: the question."""
+
+    question: str
+
+
+class ExtractionOutputState(TypedDict, total=False):
+    """What a caller gets back: ranking, answer, findings, failures, verdicts, trace, cost."""
+
+    ranking: list[Ranked]
+    answer: str | None
+    findings: list[Finding]
+    failed_searches: list[FailedSearch]
+    verdicts: list[Verdict]
+    trace: list[ExtractionStep]
+    cost: dict[str, float]
+    fallbacks: list[str]
+
+
+class ExtractionState(TypedDict, total=False):
+    """The whole checkpointed state of one run of the loop."""
+
+    question: str
+    """The original question (input); also the first shopping item."""
+    documents: list[str]
+    """The documents the loop works in, chosen by the first extraction's search hits."""
+    findings: Annotated[list[Finding], operator.add]
+    """Every finding so far (extractor appends; never overwritten)."""
+    failed_searches: Annotated[list[FailedSearch], operator.add]
+    """Every extraction that found nothing, with its reason (extractor appends)."""
+    searched: Annotated[list[Searched], operator.add]
+    """Every component looked at, hits first, in the order seen (extractor appends)."""
+    verdicts: Annotated[list[Verdict], operator.add]
+    """One synthesizer verdict per iteration (synthesizer appends)."""
+    answer: str | None
+    """The synthesizer's answer, or the ranker's reading when asked for one."""
+    ranking: list[Ranked]
+    """The final top-k components (ranker)."""
+    trace: Annotated[list[ExtractionStep], operator.add]
+    """What each node did and who decided (every node appends, fallbacks included)."""
+    cost: Annotated[dict[str, float], add_costs]
+    """Accumulated cost tally; every node adds its own delta."""
+    fallbacks: Annotated[list[str], operator.add]
+    """Every LLM decision replaced by its offline twin: "node: reason"."""
+
+
+class ExtractionContext(Context):
+    """Run settings of the extraction loop: the shared Context plus the loop's own knobs."""
+
+    max_iterations: int = Field(
+        4, ge=1, le=10, description="Extraction + synthesis rounds at most (the seed's N = 4)."
+    )
+    seed_hits: int = Field(
+        20, ge=1, le=100, description="Hybrid search hits mapped onto sections per shopping item."
+    )
+    max_documents: int = Field(
+        2, ge=1, le=10, description="Documents the loop works in, from the first search's hits."
+    )
+    sections_per_item: int = Field(
+        3, ge=1, le=5, description="Sections fetched per shopping item (the seed: 1-3)."
+    )
+    section_shortlist: int = Field(
+        25, ge=1, le=100, description="Sections shown to the chat model to choose from."
+    )
+    section_chars: int = Field(
+        5000, ge=500, le=50_000, description="Characters of one fetched section shown to a model."
+    )
+    findings_per_item: int = Field(
+        6, ge=1, le=20, description="Findings the offline rules keep per shopping item."
+    )
+    token_budget: int = Field(
+        25_000,
+        ge=0,
+        description="LLM tokens per question (the seed: under 25k); past it, offline twins decide.",
+    )
