@@ -4,10 +4,8 @@ Every system (dense, sparse, hybrid, FiF, LILaC, IRCoT, MMAPG, ReAgent, the extr
 ablations) is built by a factory from one `RunConfig`, so a comparison runs them on one index
 with the same settings. Graphs are imported inside their factories (importing one compiles it).
 
-Conversational examples (MMCoQA turns with a non-empty `history`) are asked as the earlier turns'
-questions followed by the current one, one per line. No system here keeps dialogue state, and
-the earlier questions carry the referents ("that office") the current turn leaves out; this is
-the usual history-concatenation baseline of conversational retrieval.
+A conversational example (MMCoQA, non-empty `history`) is asked as the earlier turns'
+questions then the current one, one per line: the usual history-concatenation baseline.
 """
 
 from __future__ import annotations
@@ -47,6 +45,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "fif-dense-global": {"tuning": FiFTuning(global_search="dense")},
     "fif-sparse-global": {"tuning": FiFTuning(global_search="sparse")},
     "fif-keep-first-hop": {"tuning": FiFTuning(first_hop_slots=2)},
+    "fif-hybrid-components": {"tuning": FiFTuning(component_search="hybrid")},
 }
 """System name of each FiF variant → the Context settings it changes (not a part switched off)."""
 
@@ -223,11 +222,9 @@ MMAPG_ABLATIONS: dict[str, dict[str, Any]] = {
     "mmapg-single-path": {"single_path": True},
     "mmapg-no-triplets": {"triplet_kb": False},
 }
-"""MMAPG and its ablations (seed 003, Table 3 and Appendix A.5): a fixed top-10 instead of the
-radius, no text/image split, no examination (the seed's "w/o retrieval module": similarity
-alone), one node per step on a single path (its "w/o graph-guided planning"), sentences and
-rows instead of the index's triplet KB (its "w/o triplet conversion"; the same as `mmapg` on
-an index built without `--triplets`)."""
+"""MMAPG and its ablations (seed 003, Table 3, A.5): top-10 instead of the radius; no text/image
+split; no examination ("w/o retrieval module"); one path ("w/o graph-guided planning"); rows
+and sentences for the triplet KB ("w/o triplet conversion", = `mmapg` without `--triplets`)."""
 
 
 def _mmapg(name: str, config: RunConfig) -> System:

@@ -18,7 +18,8 @@ from state.fif_state import Found, StepRecord, Strategy
 from state.tuning import FiFTuning, SearchMode
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
-from tools.search import Granularity, score_nodes, score_vec
+from tools.rank_fusion import fused_order
+from tools.search import Granularity, score_nodes, score_sparse, score_vec
 
 Selector = Callable[[str, list[str], int], list[tuple[str, float]]]
 """(stage, candidate ids, how many to keep) -> kept (id, score), best first."""
@@ -145,6 +146,8 @@ def component_stage(
     shortlist: int,
     select: Selector,
     meter: CostMeter,
+    subquery: str = "",
+    mode: SearchMode = "dense",
 ) -> list[Found]:
     """Rank the components of the chosen documents and keep the best.
 
@@ -156,7 +159,9 @@ def component_stage(
     if not components:
         return []
     scored = component_scores(index, query, components, meter)
-    if hop is None:
+    if hop is None and mode != "dense":
+        rank = _fused_rank(index, subquery, scored, documents, strategy["granularity"], mode, meter)
+    elif hop is None:
         rank = {c: scored[c][0] for c in scored}
     else:
         fit = component_scores(index, hop.residual, components, meter)
@@ -174,6 +179,28 @@ def component_stage(
             found[:shortlist], select("component", [f["id"] for f in found[:shortlist]], keep)
         )
     return found[:keep]
+
+
+def _fused_rank(
+    index: CorpusIndex,
+    subquery: str,
+    scored: dict[str, tuple[float, str]],
+    documents: Sequence[Found],
+    granularity: Granularity,
+    mode: SearchMode,
+    meter: CostMeter,
+) -> dict[str, float]:
+    """Rank components by BM25 (sparse) or BM25 fused with their dense order (hybrid)."""
+    at: Granularity = "component" if granularity == "document" else granularity
+    docs = [d["id"] for d in documents]
+    lexical = [h.node_id for h in score_sparse(index, subquery, "component", at, len(scored),
+                                               docs, meter)]  # fmt: skip
+    dense = sorted(scored, key=lambda c: (-scored[c][0], c))
+    rankings = [lexical] if mode == "sparse" else [dense, lexical]
+    order = [c for c, _ in fused_order(rankings) if c in scored]
+    placed = set(order)
+    order += [c for c in dense if c not in placed]
+    return {c: -float(i) for i, c in enumerate(order)}
 
 
 def _found(node_id: str, doc_id: str, kind: str, score: float, evidence: str) -> Found:

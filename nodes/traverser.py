@@ -44,7 +44,8 @@ def traverser(state: FiFState, runtime: Runtime[Context]) -> TraverserUpdate:
                                     context.shortlist_k, select, meter,
                                     context.tuning)  # fmt: skip
     components = component_stage(index, vector, strategy, documents, hop, keep_components,
-                                 context.shortlist_k, select, meter)  # fmt: skip
+                                 context.shortlist_k, select, meter, subquery,
+                                 context.tuning.component_search)  # fmt: skip
     step = pending_record(len(history), action, documents, components, notes, meter)
     candidates = {c["id"]: as_candidate(c, step["step"]) for c in components}
     return {

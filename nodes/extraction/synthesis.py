@@ -1,9 +1,12 @@
 """Synthesis without a model (coverage of the question's items) and the calculator's check.
 
 Offline, the question's items are its content words (the BM25 analyzer's stems). A
-finding answers when its label and context cover at least ANSWER_COVERAGE of them;
-otherwise the words no finding covers become the one item still needed, unless that item
-was already tried or no iteration is left. With nothing new to ask, the best numeric
+finding answers when its label and context cover at least ANSWER_COVERAGE of them and name
+any metric the question names (operating income alone does not answer a margin);
+otherwise the one item still needed is the first input of a metric the question names
+that no finding states (tools.metric_terms: "quick ratio" -> "total current liabilities"),
+else the words no finding covers, unless that item was already tried or no iteration is
+left. With nothing new to ask, the best numeric
 finding is the answer at low confidence, and with no finding at all the loop fails.
 
 With a model, the verdict may name a calculation over finding ids ("f2 / f1 * 100"); the
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from nodes.lexical import content_words, coverage, stems
 from state.extraction_state import FailedSearch, Finding, Status
 from tools.calculator import CalculationError, agrees, evaluate, to_number
+from tools.metric_terms import metric_inputs, metrics_named
 
 ANSWER_COVERAGE = 0.5
 """Share of the question's content terms one finding must cover to answer offline."""
@@ -79,9 +83,18 @@ def offline_synthesis(
     numeric = [f for f in findings if isinstance(f["value"], float)]
     ranked = sorted(numeric or findings, key=lambda f: (-coverage_of(question, f), -f["score"]))
     best = ranked[0] if ranked else None
-    if best is not None and coverage_of(question, best) >= ANSWER_COVERAGE:
+    if (
+        best is not None
+        and coverage_of(question, best) >= ANSWER_COVERAGE
+        and _states_metrics(question, best)
+    ):
         return answer_with(best, "high" if best in numeric else "medium", "covers the question")
     covered = stems(" ".join(f"{f['label']} {f['context']}" for f in findings).split())
+    inputs = [i for i in metric_inputs(question) if not stems(i.split()) <= covered]
+    inputs = [i for i in inputs if i not in tried]
+    if inputs and not last_iteration:  # a metric no filing prints: ask for what it is made of
+        reason = f"{', '.join(metrics_named(question))} needs {inputs[0]!r}; no finding states it"
+        return Synthesis("needs", needs=inputs[0], reason=reason)
     missing = [w for w in content_words(question) if not stems([w]) <= covered]
     needs = " ".join(missing[:NEEDS_WORDS])
     if needs and " ".join(needs.split()) not in tried and not last_iteration:
@@ -92,6 +105,12 @@ def offline_synthesis(
     tried_sections = sorted({s for f in failed for s in f["sections_tried"]})
     reason = f"no finding in {len(tried_sections)} sections tried for {len(tried)} items"
     return Synthesis("fail", reason=reason)
+
+
+def _states_metrics(question: str, finding: Finding) -> bool:
+    """Tell whether a finding names every metric the question names (an input is not one)."""
+    words = stems(f"{finding['label']} {finding['context']}".split())
+    return all(stems(metric.split()) <= words for metric in metrics_named(question))
 
 
 def answer_with(best: Finding, confidence: str, why: str) -> Synthesis:

@@ -131,7 +131,7 @@ def run(served: Served, client: Any, thread_id: str | None, graph: str, **kwargs
     return output
 
 
-def test_the_sdk_runs_fif_lilac_ircot_mmapg_and_extraction_on_the_served_graphs(
+def test_the_sdk_runs_fif_and_lilac_on_the_served_graphs(
     langgraph_server: Served, sample_index: Path, sample_examples: tuple[EvalExample, ...]
 ) -> None:
     from langgraph_sdk import get_sync_client
@@ -163,6 +163,15 @@ def test_the_sdk_runs_fif_lilac_ircot_mmapg_and_extraction_on_the_served_graphs(
     )
     assert len(lilac["ranking"]) == 10, lilac
 
+
+def test_the_sdk_runs_ircot_mmapg_and_extraction_on_the_served_graphs(
+    langgraph_server: Served, sample_index: Path, sample_examples: tuple[EvalExample, ...]
+) -> None:
+    from langgraph_sdk import get_sync_client
+
+    client = get_sync_client(url=langgraph_server.url)
+    question = sample_examples[0].question
+    context = {"index_dir": str(sample_index), "top_k": 10}
     ircot = run(
         langgraph_server, client, None, "ircot", input={"question": question}, context=context
     )

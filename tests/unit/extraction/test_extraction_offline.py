@@ -76,6 +76,18 @@ def test_offline_synthesis_answers_needs_or_fails_by_coverage():
     assert offline_synthesis(question, [], [], {question.lower()}, True).status == "fail"
 
 
+def test_a_named_metric_asks_for_its_inputs_one_at_a_time():
+    question = "What was ACME's operating margin in FY2022?"
+    first = offline_synthesis(question, [], [], {question.lower()}, False)
+    assert (first.status, first.needs) == ("needs", "operating income")
+    found = [finding("Operating income", "ACME operating income 2022")]
+    second = offline_synthesis(question, found, [], {question.lower(), "operating income"}, False)
+    assert (second.status, second.needs) == ("needs", "revenue")
+    tried = {question.lower(), "operating income", "revenue"}
+    third = offline_synthesis(question, found, [], tried, False)
+    assert third.status == "needs" and third.needs not in tried  # back to the question's words
+
+
 def test_extraction_is_registered_for_langgraph_eval_and_compare(filings_index):
     spec = json.loads((ROOT / "langgraph.json").read_text())["graphs"]["extraction"]
     path, name = spec.split(":")
