@@ -15,7 +15,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
 from graph_agent.api import RunResult
-from graph_agent.binding import run_on_thread, with_checkpointer
+from graph_agent.binding import run_on_thread, run_result, with_checkpointer
 from nodes.extraction.extractor import extractor
 from nodes.extraction.ranker import ranker
 from nodes.extraction.rules import stop_after_synthesis
@@ -81,14 +81,4 @@ def ask_extraction(
 ) -> RunResult:
     """Run the loop on one question: ranking, answer, trace (findings in subqueries), cost."""
     run = run_on_thread(graph, question, context, thread_id, checkpointer)
-    final = run.final
-    return RunResult(
-        ranking=list(final.get("ranking", [])),
-        answer=final.get("answer"),
-        history=[dict(step) for step in final.get("trace", [])],
-        cost=dict(final.get("cost", {})),
-        thread_id=run.thread_id,
-        latency_ms=run.latency_ms,
-        subqueries=[dict(v) for v in final.get("verdicts", [])],
-        fallbacks=list(final.get("fallbacks", [])),
-    )
+    return run_result(run, "trace", run.final.get("verdicts", []))

@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
 from graph_agent.api import RunResult
-from graph_agent.binding import run_on_thread
+from graph_agent.binding import run_on_thread, run_result
 from nodes.ircot.ranker import ranker
 from nodes.ircot.reasoner import reasoner
 from nodes.ircot.retriever import retriever
@@ -73,14 +73,4 @@ def ask_ircot(
 ) -> RunResult:
     """Run IRCoT on one question and return its ranking, chain answer, trace and cost."""
     run = run_on_thread(graph, question, context, thread_id, checkpointer)
-    final = run.final
-    return RunResult(
-        ranking=list(final.get("ranking", [])),
-        answer=final.get("answer"),
-        history=[dict(step) for step in final.get("history", [])],
-        cost=dict(final.get("cost", {})),
-        thread_id=run.thread_id,
-        latency_ms=run.latency_ms,
-        subqueries=[dict(sentence) for sentence in final.get("chain", [])],
-        fallbacks=list(final.get("fallbacks", [])),
-    )
+    return run_result(run, "history", run.final.get("chain", []))

@@ -12,7 +12,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import RetryPolicy
 
 from graph_agent.api import RunResult
-from graph_agent.binding import run_on_thread
+from graph_agent.binding import run_on_thread, run_result
 from nodes.lilac.decomposer import decomposer
 from nodes.lilac.traverser import traverser
 from state.lilac_state import LilacContext, LilacInputState, LilacOutputState, LilacState
@@ -54,13 +54,4 @@ def ask_lilac(
 ) -> RunResult:
     """Run LILaC on one question and return its top-k components, trace and cost."""
     run = run_on_thread(graph, question, context, thread_id, checkpointer)
-    final = run.final
-    return RunResult(
-        ranking=list(final.get("ranking", [])),
-        answer=None,
-        history=[dict(step) for step in final.get("trace", [])],
-        cost=dict(final.get("cost", {})),
-        thread_id=run.thread_id,
-        latency_ms=run.latency_ms,
-        subqueries=[dict(s) for s in final.get("subqueries", [])],
-    )
+    return run_result(run, "trace", run.final.get("subqueries", []))

@@ -19,7 +19,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy, Send
 
 from graph_agent.api import RunResult
-from graph_agent.binding import run_on_thread
+from graph_agent.binding import run_on_thread, run_result
 from nodes.mmapg.answerer import answerer
 from nodes.mmapg.finisher import finisher
 from nodes.mmapg.graph_view import llm_budget_left
@@ -113,20 +113,8 @@ def ask_mmapg(
     """Run MMAPG on one question; return its ranking, answer, trace (with the graph) and cost."""
     limit = recursion_limit(context)
     run = run_on_thread(graph, question, context, thread_id, checkpointer, recursion_limit=limit)
-    final = run.final
-    return RunResult(
-        ranking=list(final.get("ranking", [])),
-        answer=final.get("answer"),
-        history=[dict(step) for step in final.get("trace", [])],
-        cost=dict(final.get("cost", {})),
-        thread_id=run.thread_id,
-        latency_ms=run.latency_ms,
-        subqueries=[
-            {"index": i, "text": text}
-            for i, text in enumerate(final.get("plan", {}).get("sub_questions", []))
-        ],
-        fallbacks=list(final.get("fallbacks", [])),
-    )
+    questions = run.final.get("plan", {}).get("sub_questions", [])
+    return run_result(run, "trace", [{"index": i, "text": t} for i, t in enumerate(questions)])
 
 
 def recursion_limit(context: MMAPGContext) -> int:
