@@ -125,10 +125,15 @@ class VectorCache:
 
 
 def _runs(graph: LayeredGraph, ids: Sequence[str], layer: str) -> dict[str, tuple[int, int]]:
-    """Return the run [start, end) of rows in `ids` under each node of `layer` and above."""
+    """Return the run [start, end) of rows in `ids` under each node of `layer` and above.
+
+    Rows outside the reading order (no document contains them) sort last and belong to
+    no run, so a run never spans another parent's rows.
+    """
+    order = graph.reading_order()
     runs: dict[str, tuple[int, int]] = {}
     for row, node in enumerate(ids):
-        if node not in graph:
+        if node not in order:
             continue
         for depth in range(LAYERS.index(layer) + 1):  # type: ignore[arg-type]
             ancestor = graph.ancestor(node, depth)
