@@ -191,3 +191,24 @@ def test_the_sdk_runs_ircot_mmapg_and_extraction_on_the_served_graphs(
     steps = [step["node"] for step in extraction["trace"]]
     assert steps[0] == "extractor" and steps[-1] == "ranker", steps
     assert extraction["verdicts"] and extraction["cost"]["llm_calls"] == 0
+
+
+def test_the_sdk_runs_reagent_on_the_served_graph(
+    langgraph_server: Served, sample_index: Path, sample_examples: tuple[EvalExample, ...]
+) -> None:
+    from langgraph_sdk import get_sync_client
+
+    client = get_sync_client(url=langgraph_server.url)
+    assert "reagent" in {a["graph_id"] for a in client.assistants.search()}
+    context = {"index_dir": str(sample_index), "top_k": 10}
+    thread_id = client.threads.create()["thread_id"]
+    question = sample_examples[0].question
+    output = run(
+        langgraph_server, client, thread_id, "reagent", input={"question": question},
+        context=context,
+    )  # fmt: skip
+    assert len(output["ranking"]) == 10 and output["subquestions"], output
+    assert output["trace"] and output["cost"]["llm_calls"] == 0
+    assert output["outcome"] and output.get("rollback") is None  # offline: no global fork asked
+    history = client.threads.get_history(thread_id, limit=100)
+    assert history[0]["next"] == [] and len(history) > 3  # checkpointed by the server
