@@ -119,14 +119,14 @@ def example_scope(example: EvalExample, config: RunConfig) -> tuple[str, ...] | 
 
 
 def make_context(config: RunConfig, **switches: Any) -> Context:
-    """Return the FiF Context of a run config, with extra fields (ablations, answer) set."""
-    return Context(
-        index_dir=config.index_dir,
-        chroma_url=config.chroma_url,
-        backend=config.backend,
-        top_k=config.top_k,
-        **switches,
-    )
+    """Return the FiF Context of a run config, with extra fields (ablations, answer) set.
+
+    FIF_* settings from the environment apply as in `fif ask` (FIF_CHAT_MODEL, FIF_BASE_URL,
+    FIF_TUNING, ...); the run config and the switches override them.
+    """
+    run = {"index_dir": config.index_dir, "chroma_url": config.chroma_url,
+           "backend": config.backend, "top_k": config.top_k}  # fmt: skip
+    return Context.from_env({**run, **switches})
 
 
 class DenseSystem:

@@ -116,6 +116,25 @@ def test_baseline_graphs_run_with_their_own_context(name: str, kind: type, tmp_p
     )
 
 
+def test_fif_settings_from_the_environment_reach_every_eval_system(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("FIF_TUNING", '{"chain_margin": 0.2}')
+    monkeypatch.setenv("FIF_CHAT_MODEL", "my-local-model")
+    monkeypatch.setenv("FIF_TOP_K", "3")  # the run config's k wins
+    config = RunConfig(str(tmp_path), None, "openai", top_k=7)
+    for name in ("fif", "lilac", "reagent", "extraction", "fif-dense-global"):
+        context = make_system(name, config).context  # type: ignore[attr-defined]
+        assert (context.chat_model, context.top_k, context.backend) == (
+            "my-local-model",
+            7,
+            "openai",
+        )
+        assert context.tuning.chain_margin == 0.2 or name == "fif-dense-global"
+    variant = make_system("fif-dense-global", config).context  # type: ignore[attr-defined]
+    assert variant.tuning.global_search == "dense"  # a variant's own setting wins
+
+
 def test_unknown_system_names_every_known_one(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as err:
         make_system("colbert", RunConfig(str(tmp_path)))
