@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -69,15 +69,26 @@ def answer_from_components(
     return answer(index, question, component_ids, context, meter)
 
 
-def result_from_state(final: dict[str, Any], thread_id: str, latency_ms: float) -> RunResult:
-    """Turn a graph's final state into a RunResult."""
+def result_from_state(
+    final: Mapping[str, Any],
+    thread_id: str,
+    latency_ms: float,
+    history_key: str = "history",
+    subqueries: Iterable[Mapping[str, Any]] | None = None,
+) -> RunResult:
+    """Turn a graph's final state into a RunResult.
+
+    The step records are the state's `history_key` list; `subqueries` are the sub-questions
+    (or verdicts) the run worked through, by default the state's `subqueries`.
+    """
+    worked = final.get("subqueries", []) if subqueries is None else subqueries
     return RunResult(
         ranking=list(final.get("ranking", [])),
         answer=final.get("answer"),
-        history=list(final.get("history", [])),
+        history=[dict(step) for step in final.get(history_key, [])],
         cost=dict(final.get("cost", {})),
         thread_id=thread_id,
         latency_ms=latency_ms,
-        subqueries=list(final.get("subqueries", [])),
+        subqueries=[dict(item) for item in worked],
         fallbacks=list(final.get("fallbacks", [])),
     )

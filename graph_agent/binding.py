@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
-
-from graph_agent.api import RunResult
 
 
 def with_checkpointer(compiled: Any, checkpointer: Any) -> Any:
@@ -59,24 +56,3 @@ def run_on_thread(
         context=context,
     )
     return ThreadRun(dict(final), thread_id, (time.perf_counter() - started) * 1000.0)
-
-
-def run_result(
-    run: ThreadRun, history_key: str, subqueries: Iterable[Mapping[str, Any]]
-) -> RunResult:
-    """Return a graph run as a RunResult.
-
-    The step records are the final state's `history_key` list; `subqueries` are the
-    sub-questions (or verdicts) the run worked through.
-    """
-    final = run.final
-    return RunResult(
-        ranking=list(final.get("ranking", [])),
-        answer=final.get("answer"),
-        history=[dict(step) for step in final.get(history_key, [])],
-        cost=dict(final.get("cost", {})),
-        thread_id=run.thread_id,
-        latency_ms=run.latency_ms,
-        subqueries=[dict(item) for item in subqueries],
-        fallbacks=list(final.get("fallbacks", [])),
-    )

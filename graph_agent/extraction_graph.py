@@ -14,8 +14,8 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
-from graph_agent.api import RunResult
-from graph_agent.binding import run_on_thread, run_result, with_checkpointer
+from graph_agent.api import RunResult, result_from_state
+from graph_agent.binding import run_on_thread, with_checkpointer
 from nodes.extraction.extractor import extractor
 from nodes.extraction.ranker import ranker
 from nodes.extraction.rules import stop_after_synthesis
@@ -81,4 +81,6 @@ def ask_extraction(
 ) -> RunResult:
     """Run the loop on one question: ranking, answer, trace (findings in subqueries), cost."""
     run = run_on_thread(graph, question, context, thread_id, checkpointer)
-    return run_result(run, "trace", run.final.get("verdicts", []))
+    return result_from_state(
+        run.final, run.thread_id, run.latency_ms, "trace", run.final.get("verdicts", [])
+    )

@@ -13,8 +13,8 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
-from graph_agent.api import RunResult
-from graph_agent.binding import run_on_thread, run_result
+from graph_agent.api import RunResult, result_from_state
+from graph_agent.binding import run_on_thread
 from nodes.ircot.ranker import ranker
 from nodes.ircot.reasoner import reasoner
 from nodes.ircot.retriever import retriever
@@ -73,4 +73,6 @@ def ask_ircot(
 ) -> RunResult:
     """Run IRCoT on one question and return its ranking, chain answer, trace and cost."""
     run = run_on_thread(graph, question, context, thread_id, checkpointer)
-    return run_result(run, "history", run.final.get("chain", []))
+    return result_from_state(
+        run.final, run.thread_id, run.latency_ms, "history", run.final.get("chain", [])
+    )

@@ -11,8 +11,8 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import RetryPolicy
 
-from graph_agent.api import RunResult
-from graph_agent.binding import run_on_thread, run_result
+from graph_agent.api import RunResult, result_from_state
+from graph_agent.binding import run_on_thread
 from nodes.lilac.decomposer import decomposer
 from nodes.lilac.traverser import traverser
 from state.lilac_state import LilacContext, LilacInputState, LilacOutputState, LilacState
@@ -54,4 +54,4 @@ def ask_lilac(
 ) -> RunResult:
     """Run LILaC on one question and return its top-k components, trace and cost."""
     run = run_on_thread(graph, question, context, thread_id, checkpointer)
-    return run_result(run, "trace", run.final.get("subqueries", []))
+    return result_from_state(run.final, run.thread_id, run.latency_ms, "trace")

@@ -18,8 +18,8 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy, Send
 
-from graph_agent.api import RunResult
-from graph_agent.binding import run_on_thread, run_result
+from graph_agent.api import RunResult, result_from_state
+from graph_agent.binding import run_on_thread
 from nodes.mmapg.answerer import answerer
 from nodes.mmapg.finisher import finisher
 from nodes.mmapg.graph_view import llm_budget_left
@@ -114,7 +114,13 @@ def ask_mmapg(
     limit = recursion_limit(context)
     run = run_on_thread(graph, question, context, thread_id, checkpointer, recursion_limit=limit)
     questions = run.final.get("plan", {}).get("sub_questions", [])
-    return run_result(run, "trace", [{"index": i, "text": t} for i, t in enumerate(questions)])
+    return result_from_state(
+        run.final,
+        run.thread_id,
+        run.latency_ms,
+        "trace",
+        [{"index": i, "text": t} for i, t in enumerate(questions)],
+    )
 
 
 def recursion_limit(context: MMAPGContext) -> int:
