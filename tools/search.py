@@ -61,7 +61,7 @@ def score_vec(
     meter = meter or CostMeter()
     vector = _vector(index, query, meter)
     doc_ids = index.within(doc_ids)
-    return _widening(
+    return widening(
         index,
         lambda n: layer_hits(index, vector, granularity, n, doc_ids, meter),
         target,
@@ -95,7 +95,7 @@ def score_sparse(
             found = sparse.query(granularity, query, n, doc_ids)
         return found, len(found) < n
 
-    return _widening(index, hits, target, granularity, k, doc_ids)
+    return widening(index, hits, target, granularity, k, doc_ids)
 
 
 def score_nodes(
@@ -134,7 +134,7 @@ def score_nodes(
     return [replace(placed[node_id][1], score=score) for node_id, score in fused]
 
 
-def _widening(
+def widening(
     index: CorpusIndex,
     hits_of: Callable[[int], tuple[list[Hit], bool]],
     target: Target,

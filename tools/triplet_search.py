@@ -3,21 +3,20 @@
 An index built with `fif build --triplets` has a `triplet` collection (corpus_builder.
 triplet_kb): the triplets of every paragraph and table row, and the own text of units
 without triplets, each carrying its document and component. `score_triplets` queries it
-and keeps the best entry per component, exactly as SCORE_vec keeps the best descendant
+and keeps the best entry per component with SCORE_vec's own widening search
 (tools.search); the evidence is the paragraph, sentence or row the triplet came from.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from state.ids import triplet_owner
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
-from tools.search import MAX_HITS, ScoredNode
-
-OVERSAMPLE = 10
-"""Triplet hits asked per component wanted: a paragraph holds several triplets."""
+from tools.index import Hit
+from tools.search import ScoredNode, widening
 
 
 def has_triplet_kb(index: CorpusIndex) -> bool:
@@ -38,20 +37,15 @@ def score_triplets(
     with meter.timed("embedding"):
         vector = index.embed_query(query)
     doc_ids = index.within(doc_ids)
-    n = min(MAX_HITS, k * OVERSAMPLE)
-    while True:
+
+    def hits_of(n: int) -> tuple[list[Hit], bool]:
         with meter.timed("vector"):
-            hits = index.layers.query("triplet", vector, n, doc_ids)
-        best: dict[str, ScoredNode] = {}
-        for hit in hits:  # best first: the first hit of a component is its best
-            if hit.component_id in best or hit.component_id not in index.graph:
-                continue
-            kind = index.graph.node(hit.component_id).kind
-            owner = triplet_owner(hit.node_id, hit.kind)
-            best[hit.component_id] = ScoredNode(
-                hit.component_id, hit.doc_id, kind, hit.score, owner
-            )
-        if len(best) >= k or len(hits) < n or n >= MAX_HITS:
-            ranked = sorted(best.values(), key=lambda node: (-node.score, node.node_id))
-            return ranked[:k]
-        n = min(MAX_HITS, n * 2)
+            found = index.layers.query("triplet", vector, n, doc_ids)
+        owned = [  # a triplet stands for the paragraph, sentence or row it came from
+            replace(hit, node_id=triplet_owner(hit.node_id, hit.kind))
+            for hit in found
+            if hit.component_id in index.graph
+        ]
+        return owned, len(found) < n
+
+    return widening(index, hits_of, "component", "subcomponent", k, doc_ids)
