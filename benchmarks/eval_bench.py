@@ -134,7 +134,7 @@ def ask_latency(bundle: Path, index_dir: Path, n: int) -> dict[str, dict[str, fl
 def _fif_ask_process(question: str, index_dir: Path) -> None:
     """Run `fif ask` (offline) in a fresh process, as a user would."""
     args = ["ask", question, "--index", str(index_dir), "--json"]
-    command = [sys.executable, "-c", "from graph_agent.cli import main; main()", *args]
+    command = [sys.executable, "-c", "from fif.cli import main; main()", *args]
     subprocess.run(command, check=True, capture_output=True)
 
 

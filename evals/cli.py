@@ -1,6 +1,6 @@
 """`fif eval`: run systems over a bundle's questions, then print and write the summary.
 
-`graph_agent/cli.py` registers `eval_command` with `app.command("eval")(eval_command)`; FiF
+`fif/cli.py` registers `eval_command` with `app.command("eval")(eval_command)`; FiF
 errors raised here end there as a one-line message with exit code 2.
 """
 

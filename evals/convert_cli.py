@@ -1,6 +1,6 @@
 """`fif convert`: turn a benchmark's published raw files into a bundle, then summarise it.
 
-`graph_agent/cli.py` registers `convert_command` next to `eval_command`; FiF errors raised here
+`fif/cli.py` registers `convert_command` next to `eval_command`; FiF errors raised here
 (an unknown dataset, a missing raw file or folder) end there as one line with exit code 2.
 """
 

@@ -1,4 +1,7 @@
-"""The `fif` command line: parse arguments, call one library function, print the result."""
+"""The agent's commands (build, search, ask, replay): parse, call one library function, print.
+
+`fif.cli` joins them with the commands other packages own; run `fif` through `fif.cli.main`.
+"""
 
 from __future__ import annotations
 
@@ -240,17 +243,6 @@ def replay(
     _print_result(open_index(str(index)), result)
 
 
-def _register_eval() -> None:
-    from evals.cli import eval_command
-    from evals.convert_cli import convert_command
-
-    app.command("eval", help="Evaluate systems on a bundle's questions.")(eval_command)
-    app.command("convert")(convert_command)
-
-
-_register_eval()
-
-
 def _one_line(error: Exception) -> str:
     errors = getattr(error, "errors", None)
     if callable(errors):  # a pydantic ValidationError of a setting
@@ -260,12 +252,12 @@ def _one_line(error: Exception) -> str:
     return " ".join(str(error).split())  # one line, even for wrapped causes
 
 
-def main() -> None:
-    """Run the CLI; FiF errors end with one line on stderr and exit code 2."""
+def run_app(command: typer.Typer) -> None:
+    """Run a command line; FiF errors end with one line on stderr and exit code 2."""
     from pydantic import ValidationError
 
     try:
-        app(standalone_mode=False)
+        command(standalone_mode=False)
     except (FiFError, ValidationError) as error:
         if _state["debug"]:
             raise

@@ -149,7 +149,7 @@ def run_fif_main(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> Callable[..., CliOutcome]:
     """Return `run(*args)`: `fif ARGS` through main(), as the console script runs it."""
-    from graph_agent import cli
+    from fif import cli
 
     def run(*args: str) -> CliOutcome:
         monkeypatch.setattr(sys, "argv", ["fif", *args])

@@ -124,7 +124,7 @@ def test_fif_build_takes_contextual_sentences_from_the_command_line(
 ) -> None:
     from typer.testing import CliRunner
 
-    from graph_agent import cli
+    from fif import cli
     from tools.manifest import Manifest
 
     args = ["build", str(mini_bundle), "--embedder", "hash:64", "--no-progress"]

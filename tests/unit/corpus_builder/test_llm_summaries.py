@@ -29,7 +29,7 @@ from corpus_builder.summaries import (
     Summarizer,
     load_summarizer,
 )
-from graph_agent import cli
+from fif import cli
 from state.context import Context
 from state.corpus import Component, Document, Table
 from tools.chat_models import register_chat_model

@@ -114,7 +114,7 @@ def test_pdf_vectors_carry_their_pages_in_chroma(
 def test_fif_build_pdf_limits_come_from_the_command_line(tmp_path: Path, filing_pdf: Path) -> None:
     from typer.testing import CliRunner
 
-    from graph_agent import cli
+    from fif import cli
 
     folder = mixed_folder(tmp_path, filing_pdf)
     args = ["build", str(folder), "--embedder", "hash:64", "--no-progress", "--index"]

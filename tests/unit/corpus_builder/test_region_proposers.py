@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from corpus_builder.build import BuildOptions, build
 from corpus_builder.region_proposers import load_region_proposer, proposer_id
 from corpus_builder.splitters import FixedCrops, Region, checked_regions
-from graph_agent import cli
+from fif import cli
 from tools.errors import ConfigError, MissingDependencyError
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, Manifest

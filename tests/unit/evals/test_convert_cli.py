@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from evals.datasets import ADAPTERS
 from evals.datasets.mmqa import convert as convert_mmqa
 from evals.datasets.progress import conversion_progress
-from graph_agent import cli
+from fif import cli
 
 ReadBundle = Callable[[Path], Any]
 RAW_FIXTURES = ("mmqa_raw", "webqa_raw", "mmcoqa_raw", "ottqa_raw")

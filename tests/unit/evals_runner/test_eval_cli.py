@@ -96,7 +96,7 @@ def test_langsmith_flag_runs_offline(corpus: Corpus, fakes, tmp_path: Path, monk
 
 
 def test_fif_eval_help_lists_the_documented_options() -> None:
-    from graph_agent import cli
+    from fif import cli
 
     result = CliRunner().invoke(cli.app, ["eval", "--help"], prog_name="fif")
     assert result.exit_code == 0, result.output

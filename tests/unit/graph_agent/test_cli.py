@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from graph_agent import cli
+from fif import cli
 from tools.manifest import Manifest
 
 MINI = Path(__file__).resolve().parents[2] / "fixtures" / "mini_bundle"

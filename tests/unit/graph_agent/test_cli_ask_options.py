@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import graph_agent.replay
-from graph_agent import cli
+from fif import cli
 from graph_agent.api import RunResult
 from state.context import Context
 
