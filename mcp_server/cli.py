@@ -1,0 +1,115 @@
+"""`fif mcp`: serve an index's tools to assistants over stdio or streamable HTTP.
+
+`fif.cli` registers `mcp_command`; the server logs to stderr only, because over stdio
+the protocol owns stdout.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Literal
+
+import typer
+
+from tools.errors import ConfigError, MissingDependencyError
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+    from mcp_server.settings import ServerSettings
+
+logger = logging.getLogger(__name__)
+
+LOOPBACK_NAMES = {"localhost"}
+DEFAULT_PORT = 8765
+
+
+def mcp_command(
+    index: Annotated[Path, typer.Option("--index", "-i", help="Index folder.")],
+    transport: Annotated[
+        str, typer.Option(help="stdio (an assistant launches the server) | http")
+    ] = "stdio",
+    host: Annotated[str, typer.Option(help="HTTP: interface to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="HTTP: port.")] = DEFAULT_PORT,
+    allow_remote: Annotated[
+        bool,
+        typer.Option(
+            "--allow-remote/--loopback-only",
+            help="HTTP: allow a non-loopback --host (the server has no authentication).",
+        ),
+    ] = False,
+    preload: Annotated[
+        bool, typer.Option("--preload/--lazy", help="Open the index and model at startup.")
+    ] = True,
+    chroma_url: Annotated[str | None, typer.Option(help="Chroma server URL.")] = None,
+    backend: Annotated[str | None, typer.Option(help="ask: offline | openai | local")] = None,
+    chat_model: Annotated[str | None, typer.Option(help="ask: model (openai backend).")] = None,
+    base_url: Annotated[str | None, typer.Option(help="ask: OpenAI-compatible URL.")] = None,
+    local_model: Annotated[str | None, typer.Option(help="ask: GGUF file (local).")] = None,
+    max_steps: Annotated[int | None, typer.Option(help="ask: traversal budget.")] = None,
+) -> None:
+    """Serve search, ask, get_component, get_document and get_page over MCP."""
+    from mcp_server.settings import ServerSettings
+    from state.context import Context
+
+    build_server = _server_builder()
+    chosen = _transport(transport)
+    if chosen == "streamable-http":
+        _check_host(host, allow_remote)
+    overrides = {
+        "backend": backend,
+        "chat_model": chat_model,
+        "base_url": base_url,
+        "local_model_path": local_model,
+        "max_steps": max_steps,
+    }
+    settings = ServerSettings(index.resolve(), chroma_url, overrides)
+    Context.from_env({**overrides, "index_dir": str(settings.index_dir)})  # fail before serving
+    if preload:
+        settings.index()
+    server = build_server(settings)
+    logger.info("serving %s over %s", settings.index_dir, transport)
+    if chosen == "stdio":
+        server.run("stdio")
+    else:
+        server.run("streamable-http", host=host, port=port)
+
+
+def _server_builder() -> Callable[[ServerSettings], MCPServer]:
+    """Return build_server, or fail with the install command when the SDK is missing."""
+    try:
+        from mcp_server.server import build_server
+    except ModuleNotFoundError as error:
+        if error.name is None or not error.name.startswith("mcp"):
+            raise
+        raise MissingDependencyError(
+            f"`fif mcp` needs the MCP SDK ({error.name} is missing): pip install 'fif[mcp]'"
+        ) from error
+    return build_server
+
+
+def _transport(name: str) -> Literal["stdio", "streamable-http"]:
+    if name == "stdio":
+        return "stdio"
+    if name in ("http", "streamable-http"):
+        return "streamable-http"
+    raise ConfigError(f"unknown --transport {name!r}; use stdio or http")
+
+
+def _check_host(host: str, allow_remote: bool) -> None:
+    """Refuse a non-loopback interface unless asked for: the server has no authentication."""
+    try:
+        loopback = host in LOOPBACK_NAMES or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if loopback:
+        return
+    if not allow_remote:
+        raise ConfigError(
+            f"--host {host} is not a loopback address and the MCP server has no authentication; "
+            "pass --allow-remote to serve on it anyway (behind a proxy that authenticates)"
+        )
+    logger.warning("serving MCP on %s without authentication", host)

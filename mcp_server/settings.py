@@ -1,0 +1,59 @@
+"""What one `fif mcp` process serves: the index, and the settings `ask` runs with.
+
+The index (layered graph, Chroma layers, embedding model) opens once per process,
+on the first tool call or at startup (`preload`), behind a lock so concurrent first
+calls do not open it twice; tools.corpus_index keeps the one shared instance.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from state.context import Context
+
+if TYPE_CHECKING:
+    from graph_agent.systems import AskSystem
+    from tools.corpus_index import CorpusIndex
+
+_OPENING = threading.Lock()
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """The index a server answers from and the `ask` settings (FIF_* env fills the rest)."""
+
+    index_dir: Path
+    chroma_url: str | None = None
+    ask_overrides: Mapping[str, Any] = field(default_factory=dict)
+    """Context fields for `ask` runs, as `fif ask` options set them: backend, chat_model,
+    base_url, local_model_path, max_steps, …; None values are left to FIF_* and defaults."""
+
+    def index(self) -> CorpusIndex:
+        """Return the shared index, opening it on first use.
+
+        Raises:
+            IndexNotFoundError: If no complete index is at `index_dir`.
+        """
+        from tools.corpus_index import open_index
+
+        with _OPENING:
+            return open_index(str(self.index_dir), self.chroma_url)
+
+    def ask_context(self, system: AskSystem, k: int, answer: bool) -> Context:
+        """Return the Context a system runs with: env, the server's options, then the call's.
+
+        Raises:
+            ValidationError: If a setting (from FIF_* or the server's options) is malformed.
+        """
+        overrides = {
+            **self.ask_overrides,
+            "index_dir": str(self.index_dir),
+            "chroma_url": self.chroma_url,
+            "top_k": k,
+            "answer": answer,
+        }
+        return system.context_type.from_env(overrides)
