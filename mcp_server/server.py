@@ -48,6 +48,13 @@ READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 def build_server(settings: ServerSettings) -> MCPServer:
     """Return an MCP server whose tools answer from the settings' index."""
     server = MCPServer("fif", instructions=INSTRUCTIONS, version=_version(), log_level=_log_level())
+    _add_retrieval_tools(server, settings)
+    _add_browsing_tools(server, settings)
+    return server
+
+
+def _add_retrieval_tools(server: MCPServer, settings: ServerSettings) -> None:
+    """Register search (one shot) and ask (a registered system, traced)."""
 
     @server.tool(annotations=READ_ONLY, structured_output=True)
     def search(
@@ -84,6 +91,10 @@ def build_server(settings: ServerSettings) -> MCPServer:
         """
         return _answered(lambda: tools.ask(settings, question, system, k, answer, max_chars))
 
+
+def _add_browsing_tools(server: MCPServer, settings: ServerSettings) -> None:
+    """Register get_component, get_document and get_page."""
+
     @server.tool(annotations=READ_ONLY, structured_output=True)
     def get_component(
         component_id: Annotated[str, Field(description="A component or subcomponent id.")],
@@ -111,8 +122,6 @@ def build_server(settings: ServerSettings) -> MCPServer:
     ) -> PageDetail:
         """Read one page of a PDF document: the components printed on it, in reading order."""
         return _answered(lambda: browse.get_page(settings, doc_id, page, max_chars))
-
-    return server
 
 
 def _answered(call: Callable[[], R]) -> R:
