@@ -69,7 +69,7 @@ def mcp_command(
     settings = ServerSettings(index.resolve(), chroma_url, overrides)
     Context.from_env({**overrides, "index_dir": str(settings.index_dir)})  # fail before serving
     if preload:
-        settings.index()
+        settings.warm()
     server = build_server(settings)
     logger.info("serving %s over %s", settings.index_dir, transport)
     if chosen == "stdio":

@@ -1,8 +1,8 @@
 """What one `fif mcp` process serves: the index, and the settings `ask` runs with.
 
-The index (layered graph, Chroma layers, embedding model) opens once per process,
-on the first tool call or at startup (`preload`), behind a lock so concurrent first
-calls do not open it twice; tools.corpus_index keeps the one shared instance.
+The index (layered graph, Chroma layers, embedding model) opens once per process, on
+the first tool call or at startup (`warm`, which `--preload` calls), behind a lock so
+concurrent first calls do not open it twice; tools.corpus_index keeps the one instance.
 """
 
 from __future__ import annotations
@@ -42,6 +42,16 @@ class ServerSettings:
 
         with _OPENING:
             return open_index(str(self.index_dir), self.chroma_url)
+
+    def warm(self) -> None:
+        """Open the index and its embedding model, and load the BM25 layers if it has them.
+
+        Raises:
+            IndexNotFoundError: If no complete index is at `index_dir`.
+        """
+        index = self.index()
+        if index.manifest.sparse:  # hybrid, the default search mode, reads them
+            index.sparse()
 
     def ask_context(self, system: AskSystem, k: int, answer: bool) -> Context:
         """Return the Context a system runs with: env, the server's options, then the call's.

@@ -197,3 +197,9 @@ def test_ask_errors_name_the_known_systems(own_index: ServerSettings) -> None:
         tools.ask(own_index, "Who?", "hippo", 5, False, 8000)
     with pytest.raises(ToolInputError, match="question is empty"):
         tools.ask(own_index, "   ", "fif", 5, False, 8000)
+
+
+def test_warm_opens_the_index_once_with_its_bm25_layers(own_index: ServerSettings) -> None:
+    own_index.warm()
+    index = own_index.index()
+    assert "sparse" in index._loaded and own_index.index() is index
