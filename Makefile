@@ -27,7 +27,7 @@ demo: install
 
 test: install
 	$(BIN)/ruff check .
-	$(BIN)/mypy graph_agent nodes tools state corpus_builder evals
+	$(BIN)/mypy graph_agent nodes tools state corpus_builder evals mcp_server
 	$(BIN)/pytest -q -m "integration or not integration"
 
 unit: install
@@ -38,7 +38,7 @@ integration: install
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/mypy graph_agent nodes tools state corpus_builder evals
+	$(BIN)/mypy graph_agent nodes tools state corpus_builder evals mcp_server
 	$(BIN)/ruff format --check .
 
 # A cold build of the dev bundle (then reused by bench-eval), embedding throughput, dense quality.
