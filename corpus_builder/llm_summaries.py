@@ -20,7 +20,7 @@ from corpus_builder.prompts import (
     SUMMARY_SYSTEM,
     SUMMARY_USER,
 )
-from corpus_builder.summaries import SUMMARY_MAX_CHARS, SummaryFailure, clip
+from corpus_builder.summarizer import SUMMARY_MAX_CHARS, SummaryFailure, clip
 from state.context import Context
 from state.corpus import Component, Document
 from state.render import table_text
