@@ -15,7 +15,7 @@ import numpy as np
 from corpus_builder.contextual import contents_in_context
 from corpus_builder.embed_stage import EmbedItem
 from corpus_builder.texts import component_text, subcomponent_text
-from state.corpus import Component, Document, Subcomponent
+from state.corpus import LAYERS, Component, Document, Subcomponent
 from tools.embedders import ImageEmbedder
 from tools.sparse_index import SparseRow
 
@@ -76,7 +76,7 @@ def sparse_items(
 ) -> dict[str, list[tuple[SparseRow, str]]]:
     """Return each layer's (row, text) pairs for its BM25 index: the texts the vectors embed."""
     layers = zip(
-        ("document", "component", "subcomponent"),
+        LAYERS,
         embed_items(documents, subcomponents, summaries),
         strict=True,
     )

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from nodes.hop import LinkHop, link_hop
-from state.fif_state import Found, StepRecord, Strategy
+from state.fif_state import Found, Granularity, StepRecord, Strategy
 from state.tuning import FiFTuning, SearchMode
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.rank_fusion import fused_order
-from tools.search import Granularity, score_nodes, score_sparse, score_vec
+from tools.search import best_per_parent, score_nodes, score_sparse, score_vec
 
 Selector = Callable[[str, list[str], int], list[tuple[str, float]]]
 """(stage, candidate ids, how many to keep) -> kept (id, score), best first."""
@@ -42,18 +42,6 @@ def anchor_region(history: Sequence[StepRecord], anchor: int | None) -> Region |
     sources = [c["id"] for c in record["components"]]
     sources += [c["evidence"] for c in record["components"] if c.get("evidence")]
     return Region(docs, list(dict.fromkeys(sources)))
-
-
-def best_per_parent(
-    index: CorpusIndex, query: np.ndarray, parents: Sequence[str], layer: str, meter: CostMeter
-) -> dict[str, tuple[float, str]]:
-    """Score each parent by its best child at `layer` (SCORE_vec, exact, from the vector cache).
-
-    Images and regions count by the better of their text and image vectors
-    (CorpusIndex.best_per_parent).
-    """
-    with meter.timed("vector"):
-        return index.best_per_parent(layer, query, parents)  # type: ignore[arg-type]
 
 
 def document_stage(

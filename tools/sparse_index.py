@@ -27,6 +27,7 @@ import numpy as np
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN
 
+from state.corpus import LAYERS
 from tools.errors import IndexNotFoundError
 from tools.index import Hit
 
@@ -37,7 +38,7 @@ logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 SPARSE_DIR = "sparse"
 ROWS_FILE = "rows.json"
-SPARSE_LAYERS = ("document", "component", "subcomponent")
+SPARSE_LAYERS = LAYERS
 SPARSE_FORMAT = 1
 """Bumped when tokenisation or the row file changes, so older sparse indices are rebuilt."""
 STOPWORDS = "en"
