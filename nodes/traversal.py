@@ -26,6 +26,25 @@ Selector = Callable[[str, list[str], int], list[tuple[str, float]]]
 
 
 @dataclass(frozen=True)
+class Traversal:
+    """One TRAVERSE(D_anc, q_t, τ_t) call: what it looks for, with what, and how much it keeps."""
+
+    index: CorpusIndex
+    subquery: str
+    query: np.ndarray
+    """The embedded subquery."""
+    strategy: Strategy
+    select: Selector
+    """The careful selector of the "llm" stages."""
+    meter: CostMeter
+    tuning: FiFTuning
+    keep_docs: int
+    keep_components: int
+    shortlist: int
+    """How many candidates a careful selection looks at (Context.shortlist_k)."""
+
+
+@dataclass(frozen=True)
 class Region:
     """Where a traversal starts: the anchor's documents and the nodes whose links it follows."""
 
@@ -45,21 +64,15 @@ def anchor_region(history: Sequence[StepRecord], anchor: int | None) -> Region |
 
 
 def document_stage(
-    index: CorpusIndex,
-    subquery: str,
-    query: np.ndarray,
-    strategy: Strategy,
-    region: Region | None,
-    keep: int,
-    shortlist: int,
-    select: Selector,
-    meter: CostMeter,
-    tuning: FiFTuning,
+    traversal: Traversal, region: Region | None
 ) -> tuple[list[Found], LinkHop | None]:
     """Choose documents; a neighbors hop also returns how it reached each of them.
 
     A global stage ranks documents by `tuning.global_search` (see `global_documents`).
     """
+    index, query, meter = traversal.index, traversal.query, traversal.meter
+    strategy, keep, tuning = traversal.strategy, traversal.keep_docs, traversal.tuning
+    subquery = traversal.subquery
     granularity = strategy["granularity"]
     if strategy["doc_mode"] == "neighbors":
         if region is None:
@@ -75,10 +88,10 @@ def document_stage(
         ranked = sorted(docs, key=lambda d: (-(fit[d][0] + hop.prior[d]), d))[:keep]
         own = best_per_parent(index, query, ranked, granularity, meter)
         return [_found(d, d, "document", own[d][0], own[d][1]) for d in ranked], hop
-    pool = shortlist if strategy["doc_mode"] == "llm" else keep
+    pool = traversal.shortlist if strategy["doc_mode"] == "llm" else keep
     found = global_documents(index, subquery, query, granularity, pool, tuning.global_search, meter)
     if strategy["doc_mode"] == "llm":
-        found = _reselect(found, select("document", [f["id"] for f in found], keep))
+        found = _reselect(found, traversal.select("document", [f["id"] for f in found], keep))
     return found[:keep], None
 
 
@@ -125,24 +138,19 @@ def component_scores(
 
 
 def component_stage(
-    index: CorpusIndex,
-    query: np.ndarray,
-    strategy: Strategy,
-    documents: Sequence[Found],
-    hop: LinkHop | None,
-    keep: int,
-    shortlist: int,
-    select: Selector,
-    meter: CostMeter,
-    subquery: str = "",
-    mode: SearchMode = "dense",
+    traversal: Traversal, documents: Sequence[Found], hop: LinkHop | None
 ) -> list[Found]:
     """Rank the components of the chosen documents and keep the best.
 
     A table is judged by its best row and a paragraph by its best sentence. After a
     link hop, components are ranked by the residual subquery plus the link prior, and
-    remember the node whose link reached them.
+    remember the node whose link reached them. Without one, `tuning.component_search`
+    ranks them densely, by BM25 or by both fused.
     """
+    index, query, meter = traversal.index, traversal.query, traversal.meter
+    strategy = traversal.strategy
+    keep, shortlist = traversal.keep_components, traversal.shortlist
+    subquery, mode = traversal.subquery, traversal.tuning.component_search
     components = [c for doc in documents for c in index.graph.children(doc["id"])]
     if not components:
         return []
@@ -164,7 +172,8 @@ def component_stage(
         found.append(record)
     if strategy["comp_mode"] == "llm":
         found = _reselect(
-            found[:shortlist], select("component", [f["id"] for f in found[:shortlist]], keep)
+            found[:shortlist],
+            traversal.select("component", [f["id"] for f in found[:shortlist]], keep),
         )
     return found[:keep]
 
