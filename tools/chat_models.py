@@ -108,7 +108,7 @@ def _openai_model(
         from langchain_openai import ChatOpenAI
     except ImportError as err:
         raise MissingDependencyError(
-            "the openai backend needs langchain-openai: pip install langchain-openai"
+            "the openai backend needs langchain-openai: pip install 'fif[openai]'"
         ) from err
     api_key = os.environ.get(api_key_env) if api_key_env else "local"
     if not api_key:
