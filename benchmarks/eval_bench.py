@@ -21,13 +21,14 @@ import argparse
 import json
 import os
 import signal
-import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+
+import numpy as np
 
 from corpus_builder.build import BuildOptions, build
 from evals.report import Report, write_report
@@ -145,11 +146,10 @@ def _timed(call: Callable[[], None]) -> float:
 
 
 def _percentiles(times: list[float]) -> dict[str, float]:
-    ordered = sorted(times)
     return {
-        "n": len(ordered),
-        "p50": round(statistics.median(ordered), 1),
-        "p95": round(ordered[int(0.95 * (len(ordered) - 1))], 1),
+        "n": len(times),
+        "p50": round(float(np.percentile(times, 50)), 1),
+        "p95": round(float(np.percentile(times, 95, method="lower")), 1),
     }
 
 

@@ -26,7 +26,7 @@ from typing import Any
 import pypdfium2 as pdfium
 
 from corpus_builder.pdf_ingest import pdf_files, read_pdfs
-from corpus_builder.pdf_pages import outline_entries
+from corpus_builder.pdf_reader import outline_entries
 from corpus_builder.pdf_sections import plausible_outline
 from evals.datasets.financebench import covering
 from state.corpus import Document, IngestReport

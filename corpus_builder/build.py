@@ -82,6 +82,16 @@ class BuildOptions:
     (corpus_builder.triplet_kb); None: no triplet KB, sentences and rows stand in."""
 
 
+@dataclass(frozen=True)
+class _Parsed:
+    """What the stages before embedding made: documents, their splits, summaries and graph."""
+
+    documents: list[Document]
+    subcomponents: dict[str, list[Subcomponent]]
+    summaries: dict[str, str]
+    graph: LayeredGraph
+
+
 class _Clock:
     def __init__(self) -> None:
         self.timings: dict[str, float] = {}
@@ -132,8 +142,8 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
         "regions": proposer_id(options.region_proposer),
     }
     manifest.summaries = run.counts
-    stats = _index(index_dir, manifest, documents, subcomponents, run.summaries, graph,
-                   (text_embedder, image_embedder), options)  # fmt: skip
+    parsed = _Parsed(documents, subcomponents, run.summaries, graph)
+    stats = _index(index_dir, manifest, parsed, (text_embedder, image_embedder), options)
     clock.timings.update(embed=stats.embed_seconds, index=stats.index_seconds)
     with clock.stage("sparse"):
         manifest.sparse = sync_sparse_layers(
@@ -223,15 +233,13 @@ def _start_manifest(
 def _index(
     index_dir: Path,
     manifest: Manifest,
-    documents: list[Document],
-    subcomponents: dict[str, list[Subcomponent]],
-    summaries: dict[str, str],
-    graph: LayeredGraph,
+    parsed: _Parsed,
     embedders: tuple[Embedder, Embedder | None],
     options: BuildOptions,
 ) -> EmbedStats:
     """Sync every layer collection; with image vectors, calibrate their scores too."""
     text, image = embedders
+    documents, subcomponents, graph = parsed.documents, parsed.subcomponents, parsed.graph
     layers = ChromaLayers.open(index_dir, options.chroma_url, manifest.name)
     if options.rebuild:
         for layer in INDEX_LAYERS:
@@ -241,7 +249,7 @@ def _index(
     in_context = contextual_documents(documents, options.contextual_sentences, text)
     embed = ContextualEmbedding(cast(ContextEmbedder, text)).embed if in_context else None
     manifest.options["sentence_vectors"] = sentence_vectors(len(in_context), len(documents))
-    docs, comps, subs = embed_items(documents, subcomponents, summaries, in_context)
+    docs, comps, subs = embed_items(documents, subcomponents, parsed.summaries, in_context)
     # Sentences first: their paragraph passes also give the paragraphs' own vectors.
     indexer.sync("subcomponent", subs, text, embed=embed)
     indexer.sync("component", comps, text, embed=embed)

@@ -2,65 +2,28 @@
 
 A sentence of a paragraph is embedded from the paragraph's own pass (tools.span_pooling),
 so "It reached number 3" keeps the song it is about; the paragraph's vector comes from the
-same pass. What decides such a vector is the whole paragraph, so the content of its index
-item (what the builder hashes to know whether to re-embed) holds the paragraph, the span
-and the standalone text to fall back on when the sentence lies past the window. Items of
-other nodes keep their plain text, and one `embed` serves every layer.
+same pass. Such items hold typed contents (corpus_builder.embed_content: the paragraph, the
+span and the standalone text to fall back on when the sentence lies past the window). Items
+of other nodes keep their plain text, and one `embed` serves every layer.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
+from corpus_builder.embed_content import (
+    EmbedContent,
+    ParagraphInContext,
+    SentenceInContext,
+    standalone_text,
+)
 from corpus_builder.texts import TITLE_IN_LEAD_CHARS
 from state.corpus import Document
 from tools.embedders import ContextEmbedder, Embedder
 from tools.span_pooling import ContextRequest, ContextVectors
-
-MARK = "\x1e"
-"""Opens a contextual item's content (an ASCII record separator, absent from page text)."""
-PARAGRAPH, SENTENCE = f"{MARK}p", f"{MARK}s"
-
-
-@dataclass(frozen=True)
-class SentenceInContext:
-    """A sentence located in its paragraph's text."""
-
-    context: str
-    span: tuple[int, int]
-    prefix_chars: int
-    standalone: str
-
-
-def paragraph_content(text: str) -> str:
-    """Return the item content of a paragraph embedded with its sentences."""
-    return f"{PARAGRAPH}{text}"
-
-
-def sentence_content(sentence: SentenceInContext) -> str:
-    """Return the item content of a sentence embedded in its paragraph's pass."""
-    payload = [sentence.context, *sentence.span, sentence.prefix_chars, sentence.standalone]
-    return f"{SENTENCE}{json.dumps(payload, ensure_ascii=False)}"
-
-
-def decode_sentence(content: str) -> SentenceInContext:
-    """Return the sentence an item content describes (see sentence_content)."""
-    context, begin, end, prefix_chars, standalone = json.loads(content[len(SENTENCE) :])
-    return SentenceInContext(context, (begin, end), prefix_chars, standalone)
-
-
-def standalone_text(content: str) -> str:
-    """Return the text a plain embedder would embed for an item content."""
-    if content.startswith(PARAGRAPH):
-        return content[len(PARAGRAPH) :]
-    if content.startswith(SENTENCE):
-        return decode_sentence(content).standalone
-    return content
 
 
 def locate_sentences(
@@ -83,7 +46,7 @@ def locate_sentences(
 
 def contents_in_context(
     title: str, paragraph: str, sentences: Sequence[str], standalone: Sequence[str]
-) -> tuple[str, list[str]]:
+) -> tuple[EmbedContent, list[EmbedContent]]:
     """Return the item contents of a paragraph and its sentences, embedded in one pass.
 
     A sentence not found in the paragraph's text keeps its standalone text; when none is
@@ -91,12 +54,11 @@ def contents_in_context(
     """
     located = locate_sentences(title, paragraph, sentences, standalone)
     if not any(located):
-        return paragraph, list(standalone)
-    contents = [
-        sentence_content(found) if found else alone
-        for found, alone in zip(located, standalone, strict=True)
+        return paragraph, list[EmbedContent](standalone)
+    contents: list[EmbedContent] = [
+        found or alone for found, alone in zip(located, standalone, strict=True)
     ]
-    return paragraph_content(paragraph), contents
+    return ParagraphInContext(paragraph), contents
 
 
 class ContextualEmbedding:
@@ -111,12 +73,12 @@ class ContextualEmbedding:
         self._paragraphs: dict[bytes, np.ndarray] = {}
         """Digest of a paragraph's text -> its vector, until the component layer takes it."""
 
-    def embed(self, contents: Sequence[str]) -> np.ndarray:
+    def embed(self, contents: Sequence[EmbedContent]) -> np.ndarray:
         """Return unit vectors for the contents, in order."""
         vectors: list[np.ndarray | None] = [None] * len(contents)
         self._embed_sentences(contents, vectors)
         paragraphs = {
-            i: c[len(PARAGRAPH) :] for i, c in enumerate(contents) if c.startswith(PARAGRAPH)
+            i: c.text for i, c in enumerate(contents) if isinstance(c, ParagraphInContext)
         }
         unique = list(dict.fromkeys(paragraphs.values()))
         self._passes([ContextRequest(t, ()) for t in unique if _key(t) not in self._paragraphs])
@@ -130,14 +92,15 @@ class ContextualEmbedding:
                 vectors[i] = vector
         return np.stack([v for v in vectors if v is not None]).astype(np.float32)
 
-    def _embed_sentences(self, contents: Sequence[str], vectors: list[np.ndarray | None]) -> None:
+    def _embed_sentences(
+        self, contents: Sequence[EmbedContent], vectors: list[np.ndarray | None]
+    ) -> None:
         """Fill the vectors of sentence contents, one pass per paragraph."""
         by_context: dict[tuple[str, int], list[tuple[int, tuple[int, int]]]] = {}
         for i, content in enumerate(contents):
-            if content.startswith(SENTENCE):
-                sentence = decode_sentence(content)
-                key = (sentence.context, sentence.prefix_chars)
-                by_context.setdefault(key, []).append((i, sentence.span))
+            if isinstance(content, SentenceInContext):
+                key = (content.context, content.prefix_chars)
+                by_context.setdefault(key, []).append((i, content.span))
         requests = [
             ContextRequest(context, tuple(span for _, span in members), prefix)
             for (context, prefix), members in by_context.items()

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
+from corpus_builder.embed_content import EmbedContent, content_key, standalone_text
 from tools.embedders import Embedder
 from tools.index import ChromaLayers, IndexLayer
 
@@ -32,7 +33,7 @@ class EmbedItem:
     """One node to index: its id, the text (or image key) to embed and its metadata."""
 
     node_id: str
-    content: str
+    content: EmbedContent
     metadata: dict[str, Any]
 
 
@@ -49,9 +50,9 @@ class EmbedStats:
         self.counts[key] = self.counts.get(key, 0) + value
 
 
-def content_hash(model_id: str, content: str) -> str:
+def content_hash(model_id: str, content: EmbedContent) -> str:
     """Hash what determines a vector: the embedder and the embedded content."""
-    return hashlib.sha1(f"{model_id}\x00{content}".encode()).hexdigest()
+    return hashlib.sha1(f"{model_id}\x00{content_key(content)}".encode()).hexdigest()
 
 
 def metadata_update(wanted: dict[str, Any], stored: dict[str, Any]) -> dict[str, Any]:
@@ -93,10 +94,13 @@ class IncrementalIndexer:
         layer: IndexLayer,
         items: Sequence[EmbedItem],
         embedder: Embedder,
-        embed: Callable[[Sequence[str]], np.ndarray] | None = None,
+        embed: Callable[[Sequence[EmbedContent]], np.ndarray] | None = None,
     ) -> None:
-        """Make a layer hold exactly `items`, embedding new contents with `embed`."""
-        embed = embed or embedder.embed
+        """Make a layer hold exactly `items`, embedding new contents with `embed`.
+
+        Without `embed`, the embedder embeds each content's text (see `standalone_text`).
+        """
+        embed = embed or (lambda contents: embedder.embed([standalone_text(c) for c in contents]))
         started = time.perf_counter()
         self.layers.collection(layer, embedder.model_id, embedder.dim)
         stored = self.layers.stored_metadata(layer)
@@ -129,11 +133,11 @@ class IncrementalIndexer:
         layer: IndexLayer,
         todo: Sequence[EmbedItem],
         model_id: str,
-        embed: Callable[[Sequence[str]], np.ndarray],
+        embed: Callable[[Sequence[EmbedContent]], np.ndarray],
         stored: dict[str, dict[str, Any]],
     ) -> None:
         hashes = [content_hash(model_id, item.content) for item in todo]
-        unique: dict[str, str] = {}
+        unique: dict[str, EmbedContent] = {}
         for item, digest in zip(todo, hashes, strict=True):
             unique.setdefault(digest, item.content)
         order = list(unique)
@@ -160,8 +164,8 @@ class IncrementalIndexer:
     def _vectors_for(
         self,
         chunk: list[str],
-        unique: dict[str, str],
-        embed: Callable[[Sequence[str]], np.ndarray],
+        unique: dict[str, EmbedContent],
+        embed: Callable[[Sequence[EmbedContent]], np.ndarray],
     ) -> dict[str, np.ndarray]:
         vectors: dict[str, np.ndarray] = {}
         reuse: dict[IndexLayer, dict[str, str]] = {}

@@ -9,7 +9,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from bs4 import BeautifulSoup, Tag, UnicodeDammit, XMLParsedAsHTMLWarning
+import charset_normalizer
+from bs4 import BeautifulSoup, Tag, XMLParsedAsHTMLWarning
 
 from corpus_builder.html_components import ComponentWalker
 from corpus_builder.html_links import PAGE_SUFFIXES, LinkIndex
@@ -94,7 +95,7 @@ def decode_page(raw: bytes) -> tuple[str, str | None]:
         except UnicodeDecodeError:
             continue
         return text, f"{note}: decoded as {codec}" if note else None
-    text, used = _fallback_decode(raw)
+    text, used = decode_legacy(raw)
     return text, f"{failure}: decoded as {used}"
 
 
@@ -114,16 +115,16 @@ def _candidate_codecs(raw: bytes) -> tuple[tuple[str, ...], str, str | None]:
     return (codec,), "not UTF-8" if codec == "utf-8" else f"not valid {label}", None
 
 
-def _fallback_decode(raw: bytes) -> tuple[str, str]:
+def decode_legacy(raw: bytes) -> tuple[str, str]:
+    """Decode bytes valid in no declared encoding: windows-1252, else charset-normalizer's guess."""
     # windows-1252 first: charset detectors guess wrong on short Western pages ("café" -> cp1250).
     try:
         return raw.decode("cp1252"), "windows-1252"
     except UnicodeDecodeError:
         pass
-    dammit = UnicodeDammit(raw, is_html=True)
-    if dammit.unicode_markup is not None and dammit.original_encoding:
-        lossy = " with replacement characters" if dammit.contains_replacement_characters else ""
-        return dammit.unicode_markup, f"{dammit.original_encoding}{lossy}"
+    guess = charset_normalizer.from_bytes(raw).best()
+    if guess is not None:
+        return str(guess), guess.encoding
     return raw.decode("latin-1"), "iso-8859-1"
 
 

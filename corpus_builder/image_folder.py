@@ -10,6 +10,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from corpus_builder.html_pages import decode_legacy
 from corpus_builder.images import ImageGuard
 from state.corpus import Component, Document, IngestReport
 from state.ids import check_id, component_id
@@ -136,8 +137,8 @@ def _read_sidecar(image: Path, report: IngestReport) -> str | None:
         try:
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
-            text = raw.decode("cp1252", errors="replace")
-            report.repair(str(sidecar), "not UTF-8: decoded as windows-1252")
+            text, used = decode_legacy(raw)
+            report.repair(str(sidecar), f"not UTF-8: decoded as {used}")
         return " ".join(text.split())
     return None
 

@@ -13,9 +13,10 @@ from pathlib import Path
 import numpy as np
 
 from corpus_builder.contextual import contents_in_context
+from corpus_builder.embed_content import EmbedContent, ImageCrop, standalone_text
 from corpus_builder.embed_stage import EmbedItem
 from corpus_builder.texts import component_text, subcomponent_text
-from state.corpus import Component, Document, Subcomponent
+from state.corpus import LAYERS, Component, Document, Subcomponent
 from tools.embedders import ImageEmbedder
 from tools.sparse_index import SparseRow
 
@@ -76,7 +77,7 @@ def sparse_items(
 ) -> dict[str, list[tuple[SparseRow, str]]]:
     """Return each layer's (row, text) pairs for its BM25 index: the texts the vectors embed."""
     layers = zip(
-        ("document", "component", "subcomponent"),
+        LAYERS,
         embed_items(documents, subcomponents, summaries),
         strict=True,
     )
@@ -89,7 +90,7 @@ def sparse_items(
                     item.metadata["component_id"],
                     item.metadata["type"],
                 ),
-                item.content,
+                standalone_text(item.content),
             )
             for item in items
         ]
@@ -99,13 +100,13 @@ def sparse_items(
 
 def _contents(
     document: Document, component: Component, parts: list[Subcomponent], contextual: bool
-) -> tuple[str, list[str]]:
+) -> tuple[EmbedContent, list[EmbedContent]]:
     text = component_text(document, component)
     alone = [subcomponent_text(document, component, part) for part in parts]
     sentences_only = bool(parts) and all(part.kind == "sentence" for part in parts)
     if contextual and component.kind == "paragraph" and sentences_only:
         return contents_in_context(document.title, text, [p.text for p in parts], alone)
-    return text, alone
+    return text, list[EmbedContent](alone)
 
 
 def image_items(
@@ -121,34 +122,29 @@ def image_items(
             items.append(
                 EmbedItem(
                     component.component_id,
-                    f"{digest}|{component.image_path}|",
+                    ImageCrop(digest, component.image_path),
                     metadata(document.doc_id, component.component_id, "image"),
                 )
             )
             for sub in subcomponents.get(component.component_id, ()):
-                box = ",".join(str(v) for v in sub.box or ())
                 items.append(
                     EmbedItem(
                         sub.subcomponent_id,
-                        f"{digest}|{component.image_path}|{box}",
+                        ImageCrop(digest, component.image_path, sub.box or None),
                         metadata(document.doc_id, component.component_id, "region"),
                     )
                 )
     return items
 
 
-def image_embed(embedder: ImageEmbedder) -> Callable[[Sequence[str]], np.ndarray]:
-    """Turn `digest|path|box` keys back into image crops for the image embedder."""
+def image_embed(embedder: ImageEmbedder) -> Callable[[Sequence[EmbedContent]], np.ndarray]:
+    """Embed image items (ImageCrop contents) with the image embedder."""
 
-    def embed(keys: Sequence[str]) -> np.ndarray:
-        paths: list[str] = []
-        boxes: list[tuple[int, int, int, int] | None] = []
-        for key in keys:
-            path, _, box = key.partition("|")[2].rpartition("|")  # "|" may occur in paths
-            paths.append(path)
-            x1, y1, x2, y2 = (int(v) for v in box.split(",")) if box else (0, 0, 0, 0)
-            boxes.append((x1, y1, x2, y2) if box else None)
-        return embedder.embed_images(paths, boxes)
+    def embed(contents: Sequence[EmbedContent]) -> np.ndarray:
+        crops = [c for c in contents if isinstance(c, ImageCrop)]
+        if len(crops) != len(contents):
+            raise TypeError("the image layer embeds only ImageCrop contents")
+        return embedder.embed_images([c.path for c in crops], [c.box for c in crops])
 
     return embed
 

@@ -20,10 +20,10 @@ from corpus_builder.prompts import (
     SUMMARY_SYSTEM,
     SUMMARY_USER,
 )
-from corpus_builder.summaries import SUMMARY_MAX_CHARS, SummaryFailure, clip
+from corpus_builder.summarizer import SUMMARY_MAX_CHARS, SummaryFailure, clip
 from state.context import Context
 from state.corpus import Component, Document
-from state.render import table_text
+from state.render import content_text
 from tools.chat_models import REGISTERED_PREFIX, packaged_smollm2
 from tools.cost import CostMeter
 from tools.llm_calls import LLMFailure, StructuredCaller, caller_for
@@ -33,7 +33,7 @@ logger = logging.getLogger(__name__)
 SUMMARY_INPUT_CHARS = 6000
 """Document text sent per call: enough for a page's lead and tables, small for local models."""
 TABLE_ROWS = 5
-LOCAL_MAX_OUTPUT_TOKENS = 256
+SUMMARY_MAX_OUTPUT_TOKENS = 256
 """Reply cap for the in-process model: a summary needs ~130 tokens, and a small model that
 loops would otherwise run to the server's cap and past the call timeout on 2 cores. Hosted
 models get no cap: reasoning models spend output tokens before they answer."""
@@ -81,9 +81,9 @@ def summary_request(document: Document, limit: int = SUMMARY_INPUT_CHARS) -> str
 
 def _component_text(component: Component) -> str:
     if component.kind == "table" and component.table is not None:
-        rows = table_text(component.table.header, component.table.rows, TABLE_ROWS)
         caption = f"Table: {component.text}" if component.text else "Table:"
-        return f"{caption}\n{rows}"
+        table = (component.table.header, component.table.rows)
+        return content_text(caption, component.kind, table, TABLE_ROWS)
     if component.kind == "image":
         return f"Image: {component.text}" if component.text else ""
     return component.text
@@ -114,7 +114,7 @@ class LLMSummarizer:
         """Return the structured caller, loading the chat model the first time."""
         if self._caller is None:
             local = self.context.backend == "local"
-            self._caller = caller_for(self.context, LOCAL_MAX_OUTPUT_TOKENS if local else None)
+            self._caller = caller_for(self.context, SUMMARY_MAX_OUTPUT_TOKENS if local else None)
         return self._caller
 
     def usage(self) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from corpus_builder.pdf_contents import contents_headings
 from corpus_builder.pdf_furniture import strip_furniture
 from corpus_builder.pdf_layout import Block, BlockWalker
-from corpus_builder.pdf_pages import PdfFile, PdfLimits, PdfLine, PdfReadError, read_pdf
+from corpus_builder.pdf_pages import PdfFile, PdfLimits, PdfLine, PdfReadError
 from corpus_builder.pdf_refs import references
 from corpus_builder.pdf_sections import detect_headings, outline_headings, plausible_outline
 from corpus_builder.pdf_title import document_title
@@ -67,7 +67,10 @@ def read_pdf_document(
 
     Raises:
         PdfReadError: If the file cannot be read (encrypted, corrupt, over a limit).
+        MissingDependencyError: If pypdfium2 (the `pdf` extra) is not installed.
     """
+    from corpus_builder.pdf_reader import read_pdf  # pypdfium2 loads only when PDFs are read
+
     pdf = read_pdf(path, limits)
     if pdf.unreadable_pages:
         report.repair(str(path), f"{_pages(pdf.unreadable_pages)} cannot be loaded (damaged)")

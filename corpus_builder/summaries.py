@@ -8,48 +8,30 @@ when an LLM summary fails.
 from __future__ import annotations
 
 import logging
-from typing import Literal, Protocol, get_args
+from typing import Literal, get_args
 
+from corpus_builder.llm_summaries import LLMSummarizer
 from corpus_builder.splitters import split_sentences
+from corpus_builder.summarizer import SUMMARY_MAX_CHARS, Summarizer, SummaryFailure, clip
 from state.context import Context
 from state.corpus import Document
 from tools.errors import ConfigError
 
 logger = logging.getLogger(__name__)
+__all__ = [
+    "SUMMARY_MAX_CHARS",
+    "ExtractiveSummarizer",
+    "Summarizer",
+    "SummaryFailure",
+    "clip",
+    "load_summarizer",
+]
 
-SUMMARY_MAX_CHARS = 700
 LEAD_SENTENCES = 2
 
 
 SummaryChoice = Literal["extractive", "openai", "local"]
 SUMMARY_CHOICES: tuple[str, ...] = get_args(SummaryChoice)
-
-
-class SummaryFailure(Exception):
-    """A summarizer could not write this document's summary (the builder falls back)."""
-
-
-class Summarizer(Protocol):
-    """Write a short textual summary of a document.
-
-    `summarizer_id` names the method and its version: stored summaries are reused only
-    while it stays the same, so change it whenever the output would change.
-    """
-
-    summarizer_id: str
-
-    def summarize(self, document: Document) -> str:
-        """Return the summary of one document; raise SummaryFailure when there is none."""
-        ...
-
-
-def clip(text: str, limit: int = SUMMARY_MAX_CHARS) -> str:
-    """Cut text at a word boundary so it fits in limit characters."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1].rsplit(" ", 1)[0]
-    return f"{cut}…"
 
 
 class ExtractiveSummarizer:
@@ -98,7 +80,5 @@ def load_summarizer(choice: str, context: Context | None = None) -> Summarizer:
         return ExtractiveSummarizer()
     if choice not in SUMMARY_CHOICES:
         raise ConfigError(f"--summaries {choice!r}: choose one of {', '.join(SUMMARY_CHOICES)}")
-    from corpus_builder.llm_summaries import LLMSummarizer
-
     context = context or Context()
     return LLMSummarizer(context.model_copy(update={"backend": choice}))

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from corpus_builder.summaries import ExtractiveSummarizer, Summarizer, SummaryFailure
 from state.corpus import Document
+from tools.atomic_file import write_text_atomically
 
 logger = logging.getLogger(__name__)
 
@@ -160,6 +160,4 @@ def load_summaries(path: Path) -> SummaryFile:
 
 def save_summaries(path: Path, store: SummaryFile) -> None:
     """Write the stored summaries atomically."""
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(store.model_dump_json(), encoding="utf-8")
-    os.replace(tmp, path)
+    write_text_atomically(path, store.model_dump_json())

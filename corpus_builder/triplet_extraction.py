@@ -43,7 +43,7 @@ UNIT_CHARS = 1500
 BATCH_UNITS = 8
 BATCH_CHARS = 4000
 MAX_FAILURES_IN_A_ROW = 5
-LOCAL_MAX_OUTPUT_TOKENS = 1024
+TRIPLET_MAX_OUTPUT_TOKENS = 1024
 """Reply cap of the in-process model: a batch of triplets is longer than a summary."""
 NO_MODEL = (
     "--triplets extracts triplets with a chat model and none is configured: pass --backend "
@@ -227,7 +227,7 @@ class TripletExtractor:
         """Return the structured caller, loading the chat model the first time."""
         if self._caller is None:
             local = self.context.backend == "local"
-            self._caller = caller_for(self.context, LOCAL_MAX_OUTPUT_TOKENS if local else None)
+            self._caller = caller_for(self.context, TRIPLET_MAX_OUTPUT_TOKENS if local else None)
         return self._caller
 
     def usage(self) -> dict[str, Any]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+import numpy as np
 
 from evals.results_log import is_complete
 
@@ -24,10 +25,7 @@ def percentile(values: Sequence[float], q: float) -> float:
     """Return the q-th percentile (0-100) by linear interpolation; 0.0 for no values."""
     if not values:
         return 0.0
-    ordered = sorted(values)
-    position = (len(ordered) - 1) * q / 100.0
-    low, high = math.floor(position), math.ceil(position)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+    return float(np.percentile(np.asarray(values, dtype=np.float64), q))
 
 
 def efficiency(lines: Sequence[Mapping[str, Any]]) -> dict[str, float]:

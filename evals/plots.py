@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from evals.metrics import ALL_GOLD_KS, RETRIEVAL_KS
-from evals.report import Report
+from evals.report_model import Report
 
 logger = logging.getLogger(__name__)
 

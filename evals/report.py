@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,17 +23,26 @@ from evals.freshness import Freshness, provenance_markdown, split_by_key
 from evals.judge_run import read_judgments
 from evals.metrics import breakdown, page_scores, pool, retrieval_scores
 from evals.regressions import DEFAULT_CANDIDATE, default_pairs, find_regressions, write_regressions
+from evals.report_model import RETRIEVAL_KEYS, Report, SystemReport
 from evals.results_log import RESULTS_FILE, Key, is_complete, parse_lines
 from evals.run_config import RUN_KEYS, read_run_config
 from evals.runner import QUESTIONS_FILE, TRACES_FILE
+from evals.tables import to_markdown, write_csv
 from tools.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
 SUMMARY_MD = "summary.md"
 SUMMARY_CSV = "summary.csv"
-RETRIEVAL_KEYS = ("R@1", "R@2", "R@5", "R@10", "AllGold@5", "AllGold@10", "MRR@10")
-__all__ = ["ANSWER_KEYS", "EFFICIENCY_KEYS", "QA_KEYS", "RETRIEVAL_KEYS", "percentile"]
+__all__ = [
+    "ANSWER_KEYS",
+    "EFFICIENCY_KEYS",
+    "QA_KEYS",
+    "RETRIEVAL_KEYS",
+    "Report",
+    "SystemReport",
+    "percentile",
+]
 
 
 def _hops(example: EvalExample) -> str:
@@ -54,45 +63,6 @@ BREAKDOWNS: dict[str, Callable[[EvalExample], str]] = {
     "answer_source": _answer_source,
 }
 """Breakdown dimension → the group label of an example."""
-
-
-@dataclass(frozen=True)
-class SystemReport:
-    """One system's pooled scores, efficiency and breakdowns."""
-
-    system: str
-    quality: dict[str, float]
-    """R@k, AllGold@k, MRR@10 and n; EM, F1, Answered, Correct and n_qa when it answered."""
-    efficiency: dict[str, float]
-    errors: int
-    breakdowns: dict[str, dict[str, dict[str, float]]]
-    """Dimension → group → pooled retrieval scores."""
-    answer_methods: dict[str, int] = field(default_factory=dict)
-    """Rule that decided Correct (number, polarity, text, judge, ...) → answers it decided."""
-
-
-@dataclass(frozen=True)
-class Report:
-    """Every system's scores, in report order."""
-
-    systems: tuple[SystemReport, ...]
-    provenance: tuple[str, ...] = ()
-    """Markdown lines: commit, index, each system's key and lines left out (see freshness)."""
-
-    @property
-    def has_answers(self) -> bool:
-        """Tell whether any system answered (EM/F1 columns are shown)."""
-        return any("EM" in s.quality for s in self.systems)
-
-    @property
-    def has_pages(self) -> bool:
-        """Tell whether the questions had gold pages (page metric columns are shown)."""
-        return any("PageR@1" in s.quality for s in self.systems)
-
-    @property
-    def spent_money(self) -> bool:
-        """Tell whether any system spent dollars (cost plots are drawn)."""
-        return any(s.efficiency.get("usd", 0.0) > 0 for s in self.systems)
 
 
 @dataclass(frozen=True)
@@ -243,8 +213,6 @@ def write_report(
     OUT/regressions.json and .md (see `evals.regressions`). With `judge`, the judge's
     verdicts in OUT/judgments.jsonl decide Correct where they apply.
     """
-    from evals.tables import to_markdown, write_csv
-
     data = read_run(out_dir, questions_path)
     report = _scored(data, systems, out_dir if judge else None)
     regression_files, section = _regressions(out_dir, data, report, candidate)

@@ -7,6 +7,9 @@ lock before appending. Every writer re-reads what other runners appended since i
 before it writes, so two runners on one out dir neither interleave bytes nor write a pair twice.
 Readers keep the latest line per (qid, system). A line stores the key it was computed under
 (`run_key`, see `evals.run_key`); a pair counts as done for a writer only under that writer's key.
+
+Kept hand-written rather than moved to SQLite: results.jsonl is what users, the report, the judge
+and the benchmarks read, so a database would be a second copy to keep in step with it.
 """
 
 from __future__ import annotations

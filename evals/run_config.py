@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import fcntl
 import json
-import os
-import uuid
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +17,7 @@ from typing import Any
 
 from evals.run_key import RunKey, code_identity, fif_version
 from evals.systems import RunConfig
+from tools.atomic_file import write_text_atomically
 from tools.errors import ConfigError
 
 RUN_CONFIG_FILE = "run_config.json"
@@ -75,9 +74,7 @@ def write_run_config(
                 )
             payload["systems"] = list(dict.fromkeys([*previous.get("systems", []), *names]))
             payload[RUN_KEYS] = {**previous.get(RUN_KEYS, {}), **payload[RUN_KEYS]}
-        tmp = path.with_name(f".{RUN_CONFIG_FILE}.{uuid.uuid4().hex}.tmp")
-        tmp.write_text(json.dumps(payload, indent=1, sort_keys=True), encoding="utf-8")
-        os.replace(tmp, path)
+        write_text_atomically(path, json.dumps(payload, indent=1, sort_keys=True))
     return path
 
 

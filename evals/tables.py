@@ -6,8 +6,10 @@ import csv
 from collections.abc import Sequence
 from pathlib import Path
 
+from evals.answer_scores import ANSWER_KEYS, QA_KEYS
+from evals.efficiency import EFFICIENCY_KEYS
 from evals.metrics import PAGE_KEYS
-from evals.report import ANSWER_KEYS, EFFICIENCY_KEYS, QA_KEYS, RETRIEVAL_KEYS, Report
+from evals.report_model import RETRIEVAL_KEYS, Report
 
 _COUNT_KEYS = {"n", "n_qa", "errors"}
 _DECIMALS = {"usd": 4, "llm_calls": 2}

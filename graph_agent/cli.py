@@ -129,10 +129,12 @@ def search(
     as_json: JsonOpt = False,
 ) -> None:
     """Rank components for a question in one shot: dense, sparse or hybrid (the baselines)."""
+    from state.corpus import LAYERS
+    from state.fif_state import Granularity
     from tools.corpus_index import open_index
-    from tools.search import SEARCH_MODES, Granularity, SearchMode, dense_search
+    from tools.search import SEARCH_MODES, SearchMode, dense_search
 
-    if granularity not in ("document", "component", "subcomponent"):
+    if granularity not in LAYERS:
         raise typer.BadParameter(f"{granularity!r}: use document, component or subcomponent")
     if mode not in SEARCH_MODES:
         raise typer.BadParameter(f"{mode!r}: use {', '.join(SEARCH_MODES)}")

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from state.render import table_text
+from tools.graph_nav import node_content
 from tools.layered_graph import LayeredGraph
 from tools.manifest import Manifest, TripletKB
 
@@ -17,15 +17,12 @@ if TYPE_CHECKING:
     from graph_agent.replay import CheckpointInfo
 
 SNIPPET_CHARS = 110
+SNIPPET_TABLE_ROWS = 2
 
 
 def snippet(graph: LayeredGraph, node_id: str, limit: int = SNIPPET_CHARS) -> str:
     """Return the first characters of a node's content on one line."""
-    view = graph.node(node_id)
-    text = view.text
-    if view.kind == "table":
-        text = f"{text} | {table_text(view.attrs.get('header', []), view.attrs.get('rows', []), 2)}"
-    text = " ".join(text.split())
+    text = " ".join(node_content(graph, node_id, SNIPPET_TABLE_ROWS, " | ").split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -18,7 +18,7 @@ from typing import TypeVar
 from graph_agent.api import RunResult
 from state.context import Context
 from state.extraction_state import ExtractionContext
-from state.fif_state import Ranked
+from state.fif_state import Ranked, ranked_entry
 from state.ircot_state import IrcotContext
 from state.lilac_state import LilacContext
 from state.mmapg_state import MMAPGContext
@@ -106,8 +106,7 @@ def ask_dense(question: str, context: Context, thread_id: str | None) -> RunResu
     index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     found = dense_search(index, question, "subcomponent", context.top_k, meter)
     ranking: list[Ranked] = [
-        {"component_id": n.node_id, "doc_id": n.doc_id, "type": n.kind, "score": round(n.score, 6)}
-        for n in found
+        ranked_entry(n.node_id, n.doc_id, n.kind, round(n.score, 6)) for n in found
     ]
     answer = None
     if context.answer:

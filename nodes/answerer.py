@@ -15,11 +15,11 @@ from langgraph.runtime import Runtime
 from nodes.prompts import ANSWERER_SYSTEM, ANSWERER_USER
 from nodes.reasoning import Decided, decide, fallbacks_of, numbered, with_images
 from nodes.schemas import Answer
-from nodes.traversal import best_per_parent
 from state.context import Context
 from state.fif_state import FiFState
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
+from tools.search import best_per_parent
 
 ANSWER_COMPONENTS = 10
 OFFLINE_ANSWER_CHARS = 200

@@ -18,12 +18,13 @@ import numpy as np
 from nodes.hop import full_text, lexical_scores, linking_scores, node_similarities, residual_text
 from nodes.lexical import coverage
 from nodes.lilac.heuristics import merge_to_limit, split_clauses
-from nodes.traversal import best_per_parent, component_scores
-from state.fif_state import Candidate, Ranked
+from nodes.traversal import component_scores
+from state.fif_state import Candidate, Ranked, ranked_entry
 from state.tuning import FiFTuning
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import outgoing_links
+from tools.late_interaction import facet_profiles, item_scores, joint_scores
 
 MAX_FACETS = 6
 SCORE_DECIMALS = 5
@@ -36,21 +37,6 @@ def facets(question: str, subqueries: Sequence[str]) -> list[str]:
     clauses = split_clauses(question)
     parts = merge_to_limit(clauses, MAX_FACETS - 1) if len(clauses) > 1 else []
     return list(dict.fromkeys([question, *parts, *subqueries]))[:MAX_FACETS]
-
-
-def profiles(
-    index: CorpusIndex, facet_texts: Sequence[str], ids: Sequence[str], meter: CostMeter
-) -> np.ndarray:
-    """Return a (len(ids), len(facets)) matrix of best component/subcomponent similarities."""
-    with meter.timed("embedding"):
-        vectors = index.embed_queries(list(facet_texts))
-    matrix = np.full((len(ids), len(vectors)), -1.0, dtype=np.float32)
-    row = {node: i for i, node in enumerate(ids)}
-    for column, vector in enumerate(vectors):
-        for layer in ("component", "subcomponent"):
-            for node, (value, _) in best_per_parent(index, vector, ids, layer, meter).items():
-                matrix[row[node], column] = max(matrix[row[node], column], value)
-    return matrix
 
 
 def chains(index: CorpusIndex, ids: Sequence[str]) -> list[tuple[str, str]]:
@@ -165,18 +151,20 @@ def chain_ranking(
     """
     tuning = tuning or FiFTuning()
     ids = list(candidates)
-    matrix = profiles(index, facets(question, subqueries), ids, meter)
+    matrix = facet_profiles(index, facets(question, subqueries), ids, meter)
     position = {node: i for i, node in enumerate(ids)}
-    single = matrix.sum(axis=1)
+    single = item_scores(matrix)
     units: list[tuple[float, tuple[str, ...]]] = [
         (float(single[i]), (node,)) for i, node in enumerate(ids)
     ]
     penalty = path_penalties(index, question, candidates, meter, tuning.lexical_weight)
     pairs = chains(index, ids)
     rest = residual_fit(index, question, pairs, meter)
-    for source, target in pairs:
-        s, t = position[source], position[target]
-        score = float(np.maximum(matrix[s], matrix[t]).sum())
+    sources = np.array([position[source] for source, _ in pairs], dtype=np.int64)
+    targets = np.array([position[target] for _, target in pairs], dtype=np.int64)
+    joint = joint_scores(matrix, sources, targets)
+    for (source, target), s, t, together in zip(pairs, sources, targets, joint, strict=True):
+        score = float(together)
         score += tuning.path_weight * penalty.get((source, target), 0.0)
         score += tuning.residual_weight * rest.get((source, target), 0.0)
         if score > max(single[s], single[t]) + tuning.chain_margin:
@@ -200,12 +188,7 @@ def chain_ranking(
 
 def _ranked(node: str, score: float, candidates: Mapping[str, Candidate]) -> Ranked:
     candidate = candidates[node]
-    return {
-        "component_id": node,
-        "doc_id": candidate["doc_id"],
-        "type": candidate["kind"],
-        "score": _shown(score),
-    }
+    return ranked_entry(node, candidate["doc_id"], candidate["kind"], _shown(score))
 
 
 def _shown(score: float) -> float:

@@ -16,12 +16,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from nodes.lexical import content_words
-from state.render import table_text
 from state.tuning import FiFTuning
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
-from tools.graph_nav import neighbors, outgoing_links
+from tools.graph_nav import neighbors, node_content, outgoing_links
 from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within, terms
+
+ALL_TABLE_ROWS = 1000
+"""A component's full text keeps every row (no table in the corpora comes near this)."""
 
 
 @dataclass(frozen=True)
@@ -39,11 +41,8 @@ class LinkHop:
 
 def full_text(index: CorpusIndex, node_id: str) -> str:
     """Return a component's whole content with its document title (tables with all rows)."""
-    view = index.graph.node(node_id)
-    text = view.text
-    if view.kind == "table":
-        text += "\n" + table_text(view.attrs.get("header", []), view.attrs.get("rows", []), 1000)
-    return f"{index.graph.title(view.doc_id)}\n{text}"
+    text = node_content(index.graph, node_id, ALL_TABLE_ROWS)
+    return f"{index.graph.title(index.graph.node(node_id).doc_id)}\n{text}"
 
 
 def residual_text(subquery: str, covered_texts: Iterable[str]) -> str:

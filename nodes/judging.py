@@ -15,7 +15,7 @@ from nodes.lexical import coverage
 from nodes.prompts import EVALUATOR_SYSTEM, EVALUATOR_USER
 from nodes.reasoning import numbered, with_images
 from nodes.schemas import Evaluation
-from nodes.traversal import Region, best_per_parent
+from nodes.traversal import Region
 from state.context import Context
 from state.fif_state import StepRecord, Subquery, SubqueryStatus
 from state.views import unresolved
@@ -23,6 +23,7 @@ from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import neighbors
 from tools.llm_calls import StructuredCaller
+from tools.search import best_per_parent
 
 ANSWER_CHARS = 200
 LOOKAHEAD_COMPONENTS = 3

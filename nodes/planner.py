@@ -11,7 +11,7 @@ from nodes.plan_heuristics import decompose, replan
 from nodes.policy import replan_action
 from nodes.prompts import PLANNER_SYSTEM, PLANNER_USER, REPLANNER_SYSTEM, REPLANNER_USER
 from nodes.reasoning import decide, fallbacks_of
-from nodes.schemas import Plan
+from nodes.schemas import PlannedTasks
 from state.context import Context
 from state.fif_state import Action, FiFState, Subquery, SubqueryOrigin
 from state.views import last_subquery_index
@@ -54,7 +54,7 @@ def planner(state: FiFState, runtime: Runtime[Context]) -> PlannerUpdate:
         state,
         context,
         meter,
-        lambda caller: caller.call(Plan, REPLANNER_SYSTEM, user, meter).tasks,
+        lambda caller: caller.call(PlannedTasks, REPLANNER_SYSTEM, user, meter).tasks,
         lambda: replan(index, question, state.get("history", [])),
     )
     known = {s["text"].strip().lower() for s in existing}
@@ -96,7 +96,9 @@ def _initial_plan(
         context,
         meter,
         lambda caller: (
-            caller.call(Plan, PLANNER_SYSTEM, PLANNER_USER.format(question=question), meter).tasks
+            caller.call(
+                PlannedTasks, PLANNER_SYSTEM, PLANNER_USER.format(question=question), meter
+            ).tasks
         ),
         lambda: decompose(index, question, context.max_subqueries),
     )

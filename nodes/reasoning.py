@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any, TypedDict, TypeVar
 
 from state.context import Context
-from state.render import table_text
 from state.views import llm_calls, tokens
 from tools.cost import CostMeter
+from tools.graph_nav import node_content
 from tools.layered_graph import LayeredGraph
 from tools.llm_calls import LLMFailure, StructuredCaller, caller_for
 
@@ -105,10 +105,7 @@ def describe(graph: LayeredGraph, node_id: str, limit: int = CANDIDATE_CHARS) ->
     view = graph.node(node_id)
     if view.layer == 0:
         return f"[document] {graph.title(node_id)} — {view.text[:limit]}"
-    text = view.text
-    if view.kind == "table":
-        rows = view.attrs.get("rows", [])
-        text = f"{text}\n{table_text(view.attrs.get('header', []), rows, MAX_TABLE_ROWS)}"
+    text = node_content(graph, node_id, MAX_TABLE_ROWS)
     if len(text) > limit * 2:
         text = text[: limit * 2] + "…"
     return f"[{view.kind}] {graph.title(view.doc_id)} — {text}"

@@ -11,7 +11,7 @@ from nodes.prompts import RERANKER_SYSTEM, RERANKER_USER
 from nodes.reasoning import decide, fallbacks_of, numbered, valid_indices, with_images
 from nodes.schemas import Reranking
 from state.context import Context
-from state.fif_state import Candidate, FiFState, Ranked
+from state.fif_state import Candidate, FiFState, Ranked, ranked_entry
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 from tools.llm_calls import StructuredCaller
@@ -78,12 +78,6 @@ def _llm_ranking(
     ranking: list[Ranked] = []
     for node in [*picked, *rest][: context.top_k]:
         candidate = candidates[node]
-        ranking.append(
-            {
-                "component_id": node,
-                "doc_id": candidate["doc_id"],
-                "type": candidate["kind"],
-                "score": round(llm_score.get(node, 0.0), 5),
-            }
-        )
+        score = round(llm_score.get(node, 0.0), 5)
+        ranking.append(ranked_entry(node, candidate["doc_id"], candidate["kind"], score))
     return ranking

@@ -6,8 +6,10 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
+from state.fif_state import Granularity
 
-class Plan(BaseModel):
+
+class PlannedTasks(BaseModel):
     """A list of component-targeting retrieval tasks."""
 
     tasks: list[str] = Field(
@@ -34,7 +36,7 @@ class SearchDecision(BaseModel):
     )
     document_search_mode: Literal["neighbors", "vector search", "llm reasoning"] | None = None
     component_search_mode: Literal["vector search", "llm reasoning"] | None = None
-    vector_granularity: Literal["document", "component", "subcomponent"] | None = "document"
+    vector_granularity: Granularity | None = "document"
     anchor: int | None = Field(None, description="0-based index of a memory step to start from.")
 
 

@@ -14,11 +14,12 @@ from nodes.prompts import (
 )
 from nodes.reasoning import Decided, decide, numbered, valid_indices, with_images
 from nodes.schemas import Selection
-from nodes.traversal import Selector, best_per_parent
+from nodes.traversal import Selector
 from state.context import Context
 from state.fif_state import FiFState
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
+from tools.late_interaction import NO_EVIDENCE, facet_profiles
 from tools.llm_calls import StructuredCaller
 
 
@@ -26,16 +27,9 @@ def careful_scores(
     index: CorpusIndex, queries: list[str], candidates: list[str], meter: CostMeter
 ) -> dict[str, float]:
     """Score candidates by their best match to any query at component or subcomponent level."""
-    with meter.timed("embedding"):
-        vectors = index.embed_queries(queries)
-    best: dict[str, float] = {}
-    for vector in vectors:
-        for layer in ("component", "subcomponent"):
-            for node, (score, _) in best_per_parent(
-                index, vector, candidates, layer, meter
-            ).items():
-                best[node] = max(best.get(node, -1.0), score)
-    return best
+    matrix = facet_profiles(index, queries, candidates, meter)
+    best = matrix.max(axis=1, initial=NO_EVIDENCE)
+    return {node: float(best[i]) for i, node in enumerate(candidates) if best[i] > NO_EVIDENCE}
 
 
 def make_selector(

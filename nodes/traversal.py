@@ -14,15 +14,34 @@ from dataclasses import dataclass
 import numpy as np
 
 from nodes.hop import LinkHop, link_hop
-from state.fif_state import Found, StepRecord, Strategy
+from state.fif_state import Found, Granularity, StepRecord, Strategy
 from state.tuning import FiFTuning, SearchMode
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.rank_fusion import fused_order
-from tools.search import Granularity, score_nodes, score_sparse, score_vec
+from tools.search import best_per_parent, score_nodes, score_sparse, score_vec
 
 Selector = Callable[[str, list[str], int], list[tuple[str, float]]]
 """(stage, candidate ids, how many to keep) -> kept (id, score), best first."""
+
+
+@dataclass(frozen=True)
+class Traversal:
+    """One TRAVERSE(D_anc, q_t, τ_t) call: what it looks for, with what, and how much it keeps."""
+
+    index: CorpusIndex
+    subquery: str
+    query: np.ndarray
+    """The embedded subquery."""
+    strategy: Strategy
+    select: Selector
+    """The careful selector of the "llm" stages."""
+    meter: CostMeter
+    tuning: FiFTuning
+    keep_docs: int
+    keep_components: int
+    shortlist: int
+    """How many candidates a careful selection looks at (Context.shortlist_k)."""
 
 
 @dataclass(frozen=True)
@@ -44,34 +63,16 @@ def anchor_region(history: Sequence[StepRecord], anchor: int | None) -> Region |
     return Region(docs, list(dict.fromkeys(sources)))
 
 
-def best_per_parent(
-    index: CorpusIndex, query: np.ndarray, parents: Sequence[str], layer: str, meter: CostMeter
-) -> dict[str, tuple[float, str]]:
-    """Score each parent by its best child at `layer` (SCORE_vec, exact, from the vector cache).
-
-    Images and regions count by the better of their text and image vectors
-    (CorpusIndex.best_per_parent).
-    """
-    with meter.timed("vector"):
-        return index.best_per_parent(layer, query, parents)  # type: ignore[arg-type]
-
-
 def document_stage(
-    index: CorpusIndex,
-    subquery: str,
-    query: np.ndarray,
-    strategy: Strategy,
-    region: Region | None,
-    keep: int,
-    shortlist: int,
-    select: Selector,
-    meter: CostMeter,
-    tuning: FiFTuning,
+    traversal: Traversal, region: Region | None
 ) -> tuple[list[Found], LinkHop | None]:
     """Choose documents; a neighbors hop also returns how it reached each of them.
 
     A global stage ranks documents by `tuning.global_search` (see `global_documents`).
     """
+    index, query, meter = traversal.index, traversal.query, traversal.meter
+    strategy, keep, tuning = traversal.strategy, traversal.keep_docs, traversal.tuning
+    subquery = traversal.subquery
     granularity = strategy["granularity"]
     if strategy["doc_mode"] == "neighbors":
         if region is None:
@@ -87,10 +88,10 @@ def document_stage(
         ranked = sorted(docs, key=lambda d: (-(fit[d][0] + hop.prior[d]), d))[:keep]
         own = best_per_parent(index, query, ranked, granularity, meter)
         return [_found(d, d, "document", own[d][0], own[d][1]) for d in ranked], hop
-    pool = shortlist if strategy["doc_mode"] == "llm" else keep
+    pool = traversal.shortlist if strategy["doc_mode"] == "llm" else keep
     found = global_documents(index, subquery, query, granularity, pool, tuning.global_search, meter)
     if strategy["doc_mode"] == "llm":
-        found = _reselect(found, select("document", [f["id"] for f in found], keep))
+        found = _reselect(found, traversal.select("document", [f["id"] for f in found], keep))
     return found[:keep], None
 
 
@@ -137,24 +138,19 @@ def component_scores(
 
 
 def component_stage(
-    index: CorpusIndex,
-    query: np.ndarray,
-    strategy: Strategy,
-    documents: Sequence[Found],
-    hop: LinkHop | None,
-    keep: int,
-    shortlist: int,
-    select: Selector,
-    meter: CostMeter,
-    subquery: str = "",
-    mode: SearchMode = "dense",
+    traversal: Traversal, documents: Sequence[Found], hop: LinkHop | None
 ) -> list[Found]:
     """Rank the components of the chosen documents and keep the best.
 
     A table is judged by its best row and a paragraph by its best sentence. After a
     link hop, components are ranked by the residual subquery plus the link prior, and
-    remember the node whose link reached them.
+    remember the node whose link reached them. Without one, `tuning.component_search`
+    ranks them densely, by BM25 or by both fused.
     """
+    index, query, meter = traversal.index, traversal.query, traversal.meter
+    strategy = traversal.strategy
+    keep, shortlist = traversal.keep_components, traversal.shortlist
+    subquery, mode = traversal.subquery, traversal.tuning.component_search
     components = [c for doc in documents for c in index.graph.children(doc["id"])]
     if not components:
         return []
@@ -176,7 +172,8 @@ def component_stage(
         found.append(record)
     if strategy["comp_mode"] == "llm":
         found = _reselect(
-            found[:shortlist], select("component", [f["id"] for f in found[:shortlist]], keep)
+            found[:shortlist],
+            traversal.select("component", [f["id"] for f in found[:shortlist]], keep),
         )
     return found[:keep]
 

@@ -8,7 +8,7 @@ from langgraph.runtime import Runtime
 
 from nodes.reasoning import Decided, fallbacks_of
 from nodes.selection import make_selector
-from nodes.traversal import anchor_region, component_stage, document_stage
+from nodes.traversal import Traversal, anchor_region, component_stage, document_stage
 from state.context import Context
 from state.fif_state import Action, Candidate, FiFState, Found, StepRecord
 from tools.corpus_index import open_index
@@ -39,13 +39,20 @@ def traverser(state: FiFState, runtime: Runtime[Context]) -> TraverserUpdate:
     notes: list[Decided] = []
     select = make_selector(index, state, context, subquery, strategy["granularity"], meter, notes)
     region = anchor_region(history, anchor)
-    keep_docs, keep_components = context.docs_per_hop, context.components_per_hop
-    documents, hop = document_stage(index, subquery, vector, strategy, region, keep_docs,
-                                    context.shortlist_k, select, meter,
-                                    context.tuning)  # fmt: skip
-    components = component_stage(index, vector, strategy, documents, hop, keep_components,
-                                 context.shortlist_k, select, meter, subquery,
-                                 context.tuning.component_search)  # fmt: skip
+    traversal = Traversal(
+        index,
+        subquery,
+        vector,
+        strategy,
+        select,
+        meter,
+        context.tuning,
+        keep_docs=context.docs_per_hop,
+        keep_components=context.components_per_hop,
+        shortlist=context.shortlist_k,
+    )
+    documents, hop = document_stage(traversal, region)
+    components = component_stage(traversal, documents, hop)
     step = pending_record(len(history), action, documents, components, notes, meter)
     candidates = {c["id"]: as_candidate(c, step["step"]) for c in components}
     return {

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, get_args
 
 from state.ids import ComponentKind, SubcomponentKind
 
 Layer = Literal["document", "component", "subcomponent"]
-LAYERS: tuple[Layer, ...] = ("document", "component", "subcomponent")
+LAYERS: tuple[Layer, ...] = get_args(Layer)
 PageSpan = tuple[int, int]
 """Zero-indexed first and last page of a PDF component (page 0 is the first, as FinanceBench)."""
 

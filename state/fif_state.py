@@ -9,9 +9,12 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Literal, NotRequired, TypedDict
 
+from state.corpus import Layer
+
 DocMode = Literal["neighbors", "vector", "llm"]
 CompMode = Literal["vector", "llm"]
-Granularity = Literal["document", "component", "subcomponent"]
+Granularity = Layer
+"""The layer a search scores at (document summaries, components or subcomponents)."""
 SubqueryStatus = Literal["unknown", "answerable", "not answerable"]
 SubqueryOrigin = Literal["initial", "replan", "rewrite", "bridge"]
 ActionKind = Literal["search", "replan", "stop"]
@@ -100,6 +103,11 @@ class Ranked(TypedDict):
     doc_id: str
     type: str
     score: float
+
+
+def ranked_entry(component_id: str, doc_id: str, kind: str, score: float) -> Ranked:
+    """Build one ranking entry (every system's ranking is a list of these)."""
+    return {"component_id": component_id, "doc_id": doc_id, "type": kind, "score": score}
 
 
 def add_costs(left: dict[str, float] | None, right: dict[str, float] | None) -> dict[str, float]:

@@ -23,7 +23,7 @@ from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableEr
 logger = logging.getLogger(__name__)
 
 LOCAL_CONTEXT_TOKENS = 8192
-LOCAL_MAX_OUTPUT_TOKENS = 512
+LOCAL_SERVER_MAX_OUTPUT_TOKENS = 512
 """Cap on one reply of the in-process model: a small model can loop until the context is full,
 holding the single slot long after the client has timed out."""
 _REGISTERED_MODELS: dict[str, Any] = {}
@@ -108,7 +108,7 @@ def _openai_model(
         from langchain_openai import ChatOpenAI
     except ImportError as err:
         raise MissingDependencyError(
-            "the openai backend needs langchain-openai: pip install langchain-openai"
+            "the openai backend needs langchain-openai: pip install 'fif[openai]'"
         ) from err
     api_key = os.environ.get(api_key_env) if api_key_env else "local"
     if not api_key:
@@ -162,7 +162,7 @@ def _local_server(path: str) -> str:
     params.model.path = path
     params.n_ctx = LOCAL_CONTEXT_TOKENS
     params.n_parallel = 1
-    params.n_predict = LOCAL_MAX_OUTPUT_TOKENS
+    params.n_predict = LOCAL_SERVER_MAX_OUTPUT_TOKENS
     params.cpuparams.n_threads = max(1, (os.cpu_count() or 2))
     params.cpuparams_batch.n_threads = max(1, (os.cpu_count() or 2))
     with _lock:

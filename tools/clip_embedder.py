@@ -25,7 +25,7 @@ class ClipEmbedder:
             from transformers import CLIPModel, CLIPProcessor
         except ImportError as err:
             raise MissingDependencyError(
-                "CLIP needs transformers: pip install transformers"
+                "CLIP needs transformers: pip install 'fif[clip]'"
             ) from err
         self.model: Any = CLIPModel.from_pretrained(path, local_files_only=not allow_download)
         self.processor: Any = CLIPProcessor.from_pretrained(

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from state.render import content_text
 from tools.layered_graph import LayeredGraph
+
+
+def node_content(graph: LayeredGraph, node_id: str, max_rows: int, separator: str = "\n") -> str:
+    """Return a node's text; a table's header and up to max_rows rows follow its caption."""
+    view = graph.node(node_id)
+    table = (view.attrs.get("header", []), view.attrs.get("rows", []))
+    return content_text(view.text, view.kind, table, max_rows, separator)
 
 
 def descendants(graph: LayeredGraph, node_id: str, layer: int) -> list[str]:

@@ -16,7 +16,12 @@ from urllib.parse import urlparse
 
 import numpy as np
 
-from tools.errors import ConfigError, IndexMismatchError, MissingDependencyError
+from tools.errors import (
+    ConfigError,
+    IndexMismatchError,
+    IndexNotFoundError,
+    MissingDependencyError,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -92,10 +97,23 @@ class ChromaLayers:
         return f"{self.prefix}_{layer}s"
 
     def collection(self, layer: IndexLayer, embedder_id: str | None = None, dim: int = 0) -> Any:
-        """Return a layer's collection, creating it (for the builder) when embedder_id is given."""
+        """Return a layer's collection, creating it (for the builder) when embedder_id is given.
+
+        Every other method opens the collection through this one, so none depends on it
+        having been called first.
+
+        Raises:
+            IndexNotFoundError: If the layer has no collection and embedder_id is None.
+            IndexMismatchError: If the collection holds another embedder's vectors.
+        """
         if layer in self._collections:
             return self._collections[layer]
         if embedder_id is None:
+            if not self.has(layer):
+                raise IndexNotFoundError(
+                    f"the index has no {layer} vectors (collection {self.name(layer)}); "
+                    "build it with fif build, or check --index and --chroma-url"
+                )
             collection = self.client.get_collection(self.name(layer), embedding_function=None)
         else:
             collection = self.client.get_or_create_collection(
@@ -128,7 +146,7 @@ class ChromaLayers:
 
     def stored_metadata(self, layer: IndexLayer) -> dict[str, dict[str, Any]]:
         """Return {node id: metadata} of everything already stored in a layer."""
-        collection = self._collections[layer]
+        collection = self.collection(layer)
         result: dict[str, dict[str, Any]] = {}
         total = collection.count()
         for offset in range(0, total, GET_BATCH):
@@ -155,7 +173,7 @@ class ChromaLayers:
 
         Chroma merges the metadata of an existing id; set a key to None to remove it.
         """
-        collection = self._collections[layer]
+        collection = self.collection(layer)
         for start in range(0, len(ids), WRITE_BATCH):
             stop = start + WRITE_BATCH
             collection.upsert(
@@ -168,7 +186,7 @@ class ChromaLayers:
         self, layer: IndexLayer, ids: Sequence[str], metadatas: Sequence[dict[str, Any]]
     ) -> None:
         """Change the metadata of stored vectors (a key set to None is removed)."""
-        collection = self._collections[layer]
+        collection = self.collection(layer)
         for start in range(0, len(ids), WRITE_BATCH):
             stop = start + WRITE_BATCH
             collection.update(ids=list(ids[start:stop]), metadatas=list(metadatas[start:stop]))
@@ -176,7 +194,7 @@ class ChromaLayers:
     def delete(self, layer: IndexLayer, ids: Sequence[str]) -> None:
         """Remove vectors by id."""
         for start in range(0, len(ids), WRITE_BATCH):
-            self._collections[layer].delete(ids=list(ids[start : start + WRITE_BATCH]))
+            self.collection(layer).delete(ids=list(ids[start : start + WRITE_BATCH]))
 
     def count(self, layer: IndexLayer) -> int:
         """Return the number of vectors in a layer."""

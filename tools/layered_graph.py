@@ -15,7 +15,6 @@ A PDF document node carries `page_count`.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ import networkx as nx
 
 from state.corpus import Component, Document, Subcomponent
 from state.ids import page_key
+from tools.atomic_file import atomic_open
 from tools.errors import IndexNotFoundError
 
 GRAPH_FORMAT = "fif-layered-graph"
@@ -255,10 +255,8 @@ class LayeredGraph:
             "nodes": [[node, data] for node, data in self.g.nodes(data=True)],
             "edges": [[u, v, data] for u, v, data in self.g.edges(data=True)],
         }
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        with tmp.open("w", encoding="utf-8") as handle:
+        with atomic_open(path) as handle:
             json.dump(payload, handle, ensure_ascii=False, separators=(",", ":"))
-        os.replace(tmp, path)
 
     @classmethod
     def load(cls, path: Path) -> LayeredGraph:

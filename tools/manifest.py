@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
+from tools.atomic_file import write_text_atomically
 from tools.calibration import ScoreCalibration
 from tools.errors import IndexNotFoundError
 
@@ -117,9 +117,7 @@ class Manifest(BaseModel):
     def save(self, index_dir: Path) -> None:
         """Write the manifest atomically."""
         path = index_dir / MANIFEST_FILE
-        tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(self.model_dump_json(indent=1), encoding="utf-8")
-        os.replace(tmp, path)
+        write_text_atomically(path, self.model_dump_json(indent=1))
 
     @classmethod
     def load(cls, index_dir: Path) -> Manifest:

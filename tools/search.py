@@ -18,6 +18,7 @@ from typing import Literal, get_args
 
 import numpy as np
 
+from state.fif_state import Granularity
 from state.tuning import SearchMode
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
@@ -25,7 +26,6 @@ from tools.index import Hit
 from tools.rank_fusion import RRF_K, fused_order
 
 Target = Literal["document", "component"]
-Granularity = Literal["document", "component", "subcomponent"]
 GRANULARITY_LAYER = {"document": 0, "component": 1, "subcomponent": 2}
 OVERSAMPLE = {"document": 1, "component": 3, "subcomponent": 8}
 MAX_HITS = 3000
@@ -132,6 +132,18 @@ def score_nodes(
     rankings = [[n.node_id for n in dense], [n.node_id for n in sparse]]
     fused = fused_order(rankings, rrf_k)[:k]
     return [replace(placed[node_id][1], score=score) for node_id, score in fused]
+
+
+def best_per_parent(
+    index: CorpusIndex, query: np.ndarray, parents: Sequence[str], layer: str, meter: CostMeter
+) -> dict[str, tuple[float, str]]:
+    """Score each parent by its best child at `layer` (SCORE_vec, exact, from the vector cache).
+
+    Images and regions count by the better of their text and image vectors
+    (CorpusIndex.best_per_parent).
+    """
+    with meter.timed("vector"):
+        return index.best_per_parent(layer, query, parents)  # type: ignore[arg-type]
 
 
 def widening(

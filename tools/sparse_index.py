@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -27,6 +26,8 @@ import numpy as np
 import Stemmer
 from bm25s.stopwords import STOPWORDS_EN
 
+from state.corpus import LAYERS
+from tools.atomic_file import write_text_atomically
 from tools.errors import IndexNotFoundError
 from tools.index import Hit
 
@@ -37,7 +38,7 @@ logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 SPARSE_DIR = "sparse"
 ROWS_FILE = "rows.json"
-SPARSE_LAYERS = ("document", "component", "subcomponent")
+SPARSE_LAYERS = LAYERS
 SPARSE_FORMAT = 1
 """Bumped when tokenisation or the row file changes, so older sparse indices are rebuilt."""
 STOPWORDS = "en"
@@ -147,9 +148,7 @@ class SparseLayer:
             "digest": self.digest,
             "rows": [[r.node_id, r.doc_id, r.component_id, r.kind] for r in self.rows],
         }
-        tmp = folder / f"{ROWS_FILE}.tmp"
-        tmp.write_text(json.dumps(payload), encoding="utf-8")
-        os.replace(tmp, folder / ROWS_FILE)
+        write_text_atomically(folder / ROWS_FILE, json.dumps(payload))
 
     @classmethod
     def load(cls, folder: Path) -> SparseLayer | None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from evals.datasets.images import ImageCopier
 from evals.datasets.questions import QuestionRecord
 from evals.datasets.raw import ProblemLog
 from state.ids import SEPARATOR, ComponentKind, component_id
+from tools.atomic_file import atomic_open
 from tools.errors import DatasetFormatError
 
 logger = logging.getLogger(__name__)
@@ -287,8 +287,6 @@ def _write(
 def _write_lines(
     path: Path, records: Iterable[Mapping[str, Any]], indent: int | None = None
 ) -> None:
-    partial = path.with_name(path.name + ".partial")
-    with partial.open("w", encoding="utf-8") as handle:
+    with atomic_open(path) as handle:
         for record in records:
             handle.write(json.dumps(record, ensure_ascii=False, indent=indent) + "\n")
-    os.replace(partial, path)

@@ -24,7 +24,7 @@ from state.extraction_state import (
     Finding,
     Searched,
 )
-from state.fif_state import Ranked
+from state.fif_state import Ranked, ranked_entry
 from tools.rank_fusion import fused_order
 
 SEARCH_WEIGHT = 2
@@ -73,7 +73,7 @@ def ranked_components(
     for component in dict.fromkeys(order):
         doc, kind = docs[component]
         score = round(1.0 / (1 + len(ranking)), 6)
-        ranking.append({"component_id": component, "doc_id": doc, "type": kind, "score": score})
+        ranking.append(ranked_entry(component, doc, kind, score))
         if len(ranking) >= k:
             break
     return ranking

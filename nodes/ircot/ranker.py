@@ -17,7 +17,7 @@ from langgraph.runtime import Runtime
 
 from nodes.answerer import answer_from_components
 from nodes.ircot.rules import retrievals, stop_reason
-from state.fif_state import Ranked
+from state.fif_state import Ranked, ranked_entry
 from state.ircot_state import IrcotContext, IrcotState, IrcotStep, PoolEntry
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
@@ -37,12 +37,7 @@ def collected(
 ) -> list[Ranked]:
     """Return the top-k: pool entries in retrieval order, then reserve hits if padding."""
     ranking: list[Ranked] = [
-        {
-            "component_id": entry["component_id"],
-            "doc_id": entry["doc_id"],
-            "type": entry["type"],
-            "score": entry["score"],
-        }
+        ranked_entry(entry["component_id"], entry["doc_id"], entry["type"], entry["score"])
         for entry in pool[:k]
     ]
     if pad:

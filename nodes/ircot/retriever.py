@@ -15,7 +15,7 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 
 from nodes.ircot.rules import retrievals
-from state.fif_state import Ranked
+from state.fif_state import Ranked, ranked_entry
 from state.ircot_state import IrcotContext, IrcotState, IrcotStep, PoolEntry
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
@@ -47,12 +47,7 @@ def pool_entry(node: ScoredNode, step: int) -> PoolEntry:
 
 def ranked(node: ScoredNode) -> Ranked:
     """Turn a search hit into a ranking entry."""
-    return {
-        "component_id": node.node_id,
-        "doc_id": node.doc_id,
-        "type": node.kind,
-        "score": round(node.score, 6),
-    }
+    return ranked_entry(node.node_id, node.doc_id, node.kind, round(node.score, 6))
 
 
 def query_of(state: IrcotState, step: int) -> tuple[str, str]:

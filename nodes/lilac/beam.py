@@ -16,16 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from nodes.lilac.expansion import (
-    component_profiles,
-    edge_components,
-    expand,
-    seed_components,
-)
-from nodes.lilac.late_interaction import Profiles, Unit, beam_components, score_edges, top_units
+from nodes.lilac.expansion import edge_components, expand, seed_components
+from nodes.lilac.late_interaction import Unit, beam_components, score_edges, top_units
 from state.lilac_state import SeedGranularity
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
+from tools.late_interaction import Profiles, component_profiles
 
 logger = logging.getLogger(__name__)
 

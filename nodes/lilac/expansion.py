@@ -1,11 +1,10 @@
-"""The graph side of LILaC's traversal: seed components, one-hop edges, and component profiles.
+"""The graph side of LILaC's traversal: seed components and one-hop edges.
 
 Edges of the component layer (seed 001, §4.1, Eqs. 1–2) are derived on the fly from the
 layered graph instead of being materialised: E_intra joins the components of one
 document, E_inter joins a component to every component of a document it links to
-(through itself or one of its subcomponents). Profiles are computed from the in-memory
-layer copies (`VectorCache`) with one matrix product per layer, never one Chroma call
-per node.
+(through itself or one of its subcomponents). Components are profiled by
+`tools.late_interaction.component_profiles`.
 """
 
 from __future__ import annotations
@@ -15,13 +14,14 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
-from nodes.lilac.late_interaction import Edge, Profiles, build_profiles
+from nodes.lilac.late_interaction import Edge
+from state.fif_state import Granularity
 from state.lilac_state import EdgeKind, SeedGranularity
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import backlinks, component_of, neighbors
 from tools.layered_graph import LayeredGraph
-from tools.search import Granularity, score_vec
+from tools.search import score_vec
 
 logger = logging.getLogger(__name__)
 
@@ -106,42 +106,3 @@ def edge_components(edges: Iterable[Edge]) -> list[str]:
         if edge.target is not None:
             seen.setdefault(edge.target)
     return list(seen)
-
-
-def component_profiles(
-    index: CorpusIndex,
-    components: Sequence[str],
-    subqueries: np.ndarray,
-    meter: CostMeter,
-    include_component: bool = False,
-) -> Profiles:
-    """Profile components against the subquery vectors (shape subqueries × dim).
-
-    A component's evidence rows S(C) are its subcomponents (Eq. 6); its own component
-    vector is added when `include_component` is set (the authors' code does), and always
-    when it has no subcomponents, so every component present in the index can be scored.
-    Images and regions count by the better of their text and image vectors.
-    """
-    graph = index.graph
-    children = {c: graph.children(c) for c in components}
-    with meter.timed("vector"):
-        sub_ids, sub_matrix = index.cache.matrix(
-            "subcomponent", [s for subs in children.values() for s in subs]
-        )
-        comp_ids, comp_matrix = index.cache.matrix("component", list(components))
-        scores = np.concatenate([sub_matrix, comp_matrix]) @ subqueries.T
-        scores = index.fold_image_scores([*sub_ids, *comp_ids], scores, subqueries)
-    row_of = {node: row for row, node in enumerate([*sub_ids, *comp_ids])}
-    owners: list[str] = []
-    row_ids: list[str] = []
-    picks: list[int] = []
-    for component in components:
-        rows = [s for s in children[component] if s in row_of]
-        if (include_component or not rows) and component in row_of:
-            rows.append(component)
-        owners.extend([component] * len(rows))
-        row_ids.extend(rows)
-        picks.extend(row_of[r] for r in rows)
-    if len(set(owners)) < len(components):
-        logger.debug("%d components have no vectors", len(components) - len(set(owners)))
-    return build_profiles(owners, row_ids, scores[picks].reshape(len(picks), len(subqueries)))

@@ -55,7 +55,7 @@ def guess_modality(text: str) -> Modality:
     return "text"
 
 
-def content_words(text: str) -> int:
+def content_word_count(text: str) -> int:
     """Count the words of a text that are not function words."""
     return sum(1 for word in _WORD.findall(text) if word.lower() not in _STOPWORDS)
 
@@ -69,7 +69,7 @@ def split_clauses(question: str) -> list[str]:
     for piece in filter(None, pieces):
         piece = f"{pending} {piece}".strip()
         pending = ""
-        if content_words(piece) < MIN_CONTENT_WORDS:
+        if content_word_count(piece) < MIN_CONTENT_WORDS:
             pending = piece
         else:
             clauses.append(piece)
@@ -85,7 +85,7 @@ def merge_to_limit(clauses: list[str], limit: int) -> list[str]:
     """Merge the shortest adjacent pair of clauses until at most `limit` remain."""
     merged = list(clauses)
     while len(merged) > max(1, limit):
-        sizes = [content_words(a) + content_words(b) for a, b in pairwise(merged)]
+        sizes = [content_word_count(a) + content_word_count(b) for a, b in pairwise(merged)]
         at = sizes.index(min(sizes))
         merged[at : at + 2] = [f"{merged[at]} {merged[at + 1]}"]
     return merged

@@ -1,4 +1,4 @@
-"""Late-interaction edge scoring (seed 001, §4.2.2, Eq. 6), in plain numpy.
+"""LILaC's edge scoring (seed 001, §4.2.2, Eq. 6) on the shared late interaction (tools).
 
 s(e; Q_sub) = Σ_q max_{c ∈ S(C_α) ∪ S(C_β)} sim(f(c), q). The max over the union is the
 element-wise max of the two endpoints' per-subquery maxima, so each component is reduced
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from state.lilac_state import EdgeKind
+from tools.late_interaction import Profiles, joint_scores
 
 TIE_TOLERANCE = 1e-6
 """An edge beating its best endpoint by less than this is a one-sided match (float noise)."""
@@ -41,64 +42,6 @@ class Unit:
     one_sided: bool
 
 
-@dataclass(frozen=True)
-class Profiles:
-    """Per-component best similarity to each subquery over its evidence rows.
-
-    Rows (subcomponents, optionally the component itself) are grouped by owner:
-    component i owns rows `starts[i]:ends[i]` of `scores`.
-    """
-
-    components: list[str]
-    best: np.ndarray
-    scores: np.ndarray
-    row_ids: list[str]
-    starts: np.ndarray
-    ends: np.ndarray
-
-    def position(self) -> dict[str, int]:
-        """Map each component id to its profile row."""
-        return {cid: i for i, cid in enumerate(self.components)}
-
-    def totals(self) -> np.ndarray:
-        """Return each component's single-node score Σ_q max_{c ∈ S(C)} sim(c, q)."""
-        return np.asarray(self.best.sum(axis=1))
-
-    def evidence(self, components: Sequence[str]) -> list[str]:
-        """Return, per subquery, the evidence row with the highest similarity among components."""
-        at = self.position()
-        rows = np.concatenate([np.arange(self.starts[at[c]], self.ends[at[c]]) for c in components])
-        picked = rows[np.argmax(self.scores[rows], axis=0)]
-        return [self.row_ids[int(r)] for r in picked]
-
-
-def build_profiles(owners: Sequence[str], row_ids: Sequence[str], scores: np.ndarray) -> Profiles:
-    """Reduce evidence-row similarities (rows × subqueries) to one profile per owner.
-
-    Args:
-        owners: The component owning each row; rows of one component must be contiguous.
-        row_ids: The id of each row (a subcomponent, or the component itself).
-        scores: Similarity of each row to each subquery, shape (rows, subqueries).
-
-    Raises:
-        ValueError: If a component's rows are not contiguous or the shapes disagree.
-    """
-    scores = np.asarray(scores, dtype=np.float32)
-    if scores.ndim != 2 or scores.shape[0] != len(owners) or len(row_ids) != len(owners):
-        raise ValueError(f"{len(owners)} owners and {len(row_ids)} ids for scores {scores.shape}")
-    if not owners:
-        empty = np.zeros(0, dtype=np.int64)
-        return Profiles([], np.zeros((0, scores.shape[1]), np.float32), scores, [], empty, empty)
-    change = np.flatnonzero(np.array(owners[1:]) != np.array(owners[:-1])) + 1
-    starts = np.concatenate([[0], change]).astype(np.int64)
-    ends = np.concatenate([change, [len(owners)]]).astype(np.int64)
-    components = [owners[int(s)] for s in starts]
-    if len(set(components)) != len(components):
-        raise ValueError("the rows of each component must be contiguous")
-    best = np.maximum.reduceat(scores, starts, axis=0)
-    return Profiles(components, best, scores, list(row_ids), starts, ends)
-
-
 def score_edges(profiles: Profiles, edges: Sequence[Edge]) -> list[Unit]:
     """Score edges by late interaction; one-sided matches keep only their matching endpoint.
 
@@ -112,7 +55,7 @@ def score_edges(profiles: Profiles, edges: Sequence[Edge]) -> list[Unit]:
     a = np.array([at[e.source] for e in usable])
     b = np.array([at[e.target] if e.target is not None else at[e.source] for e in usable])
     paired = np.array([e.target is not None for e in usable])
-    merged = np.maximum(best[a], best[b]).sum(axis=1)
+    merged = joint_scores(best, a, b)
     single = np.maximum(totals[a], totals[b])
     one_sided = paired & (merged <= single + TIE_TOLERANCE)
     units = []

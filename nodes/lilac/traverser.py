@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 
 from nodes.lilac.beam import BeamResult, BeamSettings, beam_search
 from nodes.lilac.late_interaction import Unit
-from state.fif_state import Ranked
+from state.fif_state import Ranked, ranked_entry
 from state.lilac_state import LilacContext, LilacState, LilacStep, LilacSubquery, ScoredEdge
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
@@ -90,14 +90,7 @@ def ranked(index: CorpusIndex, result: BeamResult) -> list[Ranked]:
     records: list[Ranked] = []
     for component, score in result.ranking:
         view = index.graph.node(component)
-        records.append(
-            {
-                "component_id": component,
-                "doc_id": view.doc_id,
-                "type": view.kind,
-                "score": round(score, 6),
-            }
-        )
+        records.append(ranked_entry(component, view.doc_id, view.kind, round(score, 6)))
     return records
 
 

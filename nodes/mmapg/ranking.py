@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from itertools import zip_longest
 
 from nodes.mmapg.graph_view import of_type
-from state.fif_state import Ranked
+from state.fif_state import Ranked, ranked_entry
 from state.mmapg_state import Evidence, PlanNode
 
 
@@ -34,12 +34,9 @@ def ranked(nodes: Sequence[PlanNode], top_k: int) -> list[Ranked]:
     for item in [*kept, *others]:
         if item["component_id"] in ranking:
             continue
-        ranking[item["component_id"]] = {
-            "component_id": item["component_id"],
-            "doc_id": item["doc_id"],
-            "type": item["kind"],
-            "score": item["score"],
-        }
+        ranking[item["component_id"]] = ranked_entry(
+            item["component_id"], item["doc_id"], item["kind"], item["score"]
+        )
         if len(ranking) >= top_k:
             break
     return list(ranking.values())

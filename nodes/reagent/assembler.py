@@ -16,7 +16,7 @@ from langgraph.runtime import Runtime
 from nodes.answerer import answer_from_components
 from nodes.reagent.knowledge import union
 from nodes.reagent.protocol import record
-from state.fif_state import Ranked
+from state.fif_state import Ranked, ranked_entry
 from state.reagent_state import Assertion, Evidence, ReAgentContext, ReAgentState, ReAgentStep
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
@@ -48,13 +48,7 @@ def assemble(
     order = list(dict.fromkeys([a["evidence"][0] for a in first if a["evidence"][0] in about]))
     order += [c for c in sorted(fused, key=lambda c: -fused[c]) if c not in order]
     return [
-        {
-            "component_id": c,
-            "doc_id": about[c]["doc_id"],
-            "type": about[c]["type"],
-            "score": round(fused[c], 6),
-        }
-        for c in order[:k]
+        ranked_entry(c, about[c]["doc_id"], about[c]["type"], round(fused[c], 6)) for c in order[:k]
     ]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import time
 import urllib.request
 from pathlib import Path
@@ -35,6 +36,31 @@ DECIDERS = {"llm", "offline", "offline-fallback", "rules"}
 FAST = {"llm_retries": 0, "llm_backoff_s": 0.0, "llm_timeout_s": 120.0}
 
 
+FALLBACK_REASON = re.compile(r"offline[- ]fallback \((?P<why>.*)\)$")
+
+
+def assert_says_why(note: str) -> None:
+    """Check a fallback note ends with its reason in parentheses, and the reason is not blank."""
+    match = FALLBACK_REASON.search(note)
+    assert match is not None and match["why"].strip(), f"fallback without a reason: {note!r}"
+
+
+SILENT_FALLBACKS = (
+    "evaluator: offline-fallback",
+    "selection: offline-fallback ()",
+    "selection: offline-fallback ( )",
+    "selection: offline-fallback (x) then nothing",
+)
+
+
+def test_a_fallback_note_without_its_reason_is_caught() -> None:
+    assert_says_why("selection: offline-fallback (LLM budget used up)")
+    assert_says_why("traverser (step 0): offline fallback (timed out after 120 s)")
+    for silent in SILENT_FALLBACKS:
+        with pytest.raises(AssertionError, match="fallback without a reason"):
+            assert_says_why(silent)
+
+
 def assert_completed_with_llm_cost(result: RunResult, top_k: int) -> None:
     """Check a run ended with a ranking, metered LLM calls and a recorded decider per step."""
     assert len({r["component_id"] for r in result.ranking}) == len(result.ranking) == top_k
@@ -45,10 +71,9 @@ def assert_completed_with_llm_cost(result: RunResult, top_k: int) -> None:
     assert "llm" in deciders, (deciders, result.fallbacks)  # the model really decided something
     for step in result.history:
         assert step["decided_by"] in DECIDERS, step["decided_by"]
-        for note in step["notes"]:
-            if "offline-fallback" in note:
-                assert "(" in note, note  # a fallback says why
     fallbacks = [n for s in result.history for n in s["notes"] if "offline-fallback" in n]
+    for note in [*fallbacks, *result.fallbacks]:
+        assert_says_why(note)
     logger.info(
         "%d steps, decided by %s; %d fallback notes; cost %s",
         len(result.history),

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from nodes.traversal import component_scores, component_stage
+from nodes.traversal import Traversal, component_scores, component_stage
 from state.fif_state import Found, Strategy
+from state.tuning import FiFTuning
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
 from tools.search import score_sparse
@@ -24,10 +25,10 @@ def _ranked(mini_index: Path, mode: str) -> list[Found]:
         {"id": d, "doc_id": d, "kind": "document", "score": 0.0}
         for d in ("marie_curie", "polonium", "warsaw", "university_of_paris")
     ]
-    vector = index.embed_query(SUBQUERY)
-    return component_stage(
-        index, vector, STRATEGY, docs, None, 20, 20, lambda *_: [], CostMeter(), SUBQUERY, mode
-    )  # type: ignore[arg-type]
+    tuning = FiFTuning(component_search=mode)  # type: ignore[arg-type]
+    traversal = Traversal(index, SUBQUERY, index.embed_query(SUBQUERY), STRATEGY,
+                          lambda *_: [], CostMeter(), tuning, 20, 20, 20)  # fmt: skip
+    return component_stage(traversal, docs, None)
 
 
 @pytest.mark.parametrize("mode", ["dense", "sparse", "hybrid"])

@@ -238,7 +238,9 @@ OPENAI = {"backend": "openai"}
         ({"cost": {"work_ms": 50_000.0}}, Context(max_seconds=50), "time budget (50s) used"),
         ({"cost": {"work_ms": 49_999.0}}, Context(max_seconds=50), None),
         ({"cost": {"work_ms": 50_000.0}}, Context(max_seconds=60), None),
-        ({"started_at": 0.0}, Context(max_seconds=50), None),  # an old checkpoint's clock start
+        # a run started long ago (a resumed checkpoint) with little work done: the clock since
+        # started_at must not count (a truthy time: 0.0 would pass a clock check that skips it)
+        ({"started_at": 1.7e9, "cost": {"work_ms": 10_000.0}}, Context(max_seconds=50), None),
     ],
     ids=[
         "fresh",

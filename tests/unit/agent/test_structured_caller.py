@@ -15,7 +15,7 @@ from scripted_model import (
 )
 
 from nodes.reasoning import decide
-from nodes.schemas import Plan
+from nodes.schemas import PlannedTasks
 from state.context import Context
 from tools.cost import CostMeter
 from tools.llm_calls import LLMFailure, StructuredCaller
@@ -24,11 +24,13 @@ SYSTEM = "You decompose a question into retrieval tasks over a corpus of pages m
 GOOD = plan("find the flag of Warsaw")
 
 
-def call(*script, retries: int = 2, validate=None) -> tuple[Plan, ScriptedChatModel, CostMeter]:
+def call(
+    *script, retries: int = 2, validate=None
+) -> tuple[PlannedTasks, ScriptedChatModel, CostMeter]:
     model = ScriptedChatModel(script=list(script))
     meter = CostMeter()
     caller = StructuredCaller(model, "scripted", retries=retries, backoff_s=0)
-    return caller.call(Plan, SYSTEM, "Question: q", meter, validate), model, meter
+    return caller.call(PlannedTasks, SYSTEM, "Question: q", meter, validate), model, meter
 
 
 def test_a_valid_reply_is_parsed_metered_and_asked_for_with_a_json_schema() -> None:
@@ -41,7 +43,7 @@ def test_a_valid_reply_is_parsed_metered_and_asked_for_with_a_json_schema() -> N
     )
     [(_, messages, kwargs)] = model.calls
     assert [type(m) for m in messages] == [SystemMessage, HumanMessage]
-    assert kwargs["response_format"]["json_schema"]["name"] == "Plan"
+    assert kwargs["response_format"]["json_schema"]["name"] == "PlannedTasks"
 
 
 @pytest.mark.parametrize(
@@ -73,7 +75,7 @@ def test_an_unusable_reply_gets_one_repair_prompt(bad: str, error: str) -> None:
 
 
 def test_a_validator_rejection_is_repaired_too() -> None:
-    def no_warsaw(parsed: Plan) -> None:
+    def no_warsaw(parsed: PlannedTasks) -> None:
         if any("Warsaw" in t for t in parsed.tasks):
             raise ValueError("task names an entity twice")
 
@@ -126,7 +128,9 @@ def test_cut_off_replies_until_the_last_try_raise_llm_failure() -> None:
 def test_logic_errors_are_not_retried() -> None:
     model = ScriptedChatModel(script=[KeyError("bug"), GOOD])
     with pytest.raises(KeyError):
-        StructuredCaller(model, "scripted", backoff_s=0).call(Plan, SYSTEM, "q", CostMeter())
+        StructuredCaller(model, "scripted", backoff_s=0).call(
+            PlannedTasks, SYSTEM, "q", CostMeter()
+        )
     assert len(model.calls) == 1
 
 
@@ -135,7 +139,7 @@ def test_backoff_doubles_between_transient_failures(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr("tools.llm_calls.time.sleep", delays.append)
     model = ScriptedChatModel(script=[TimeoutError(), TimeoutError(), GOOD])
     StructuredCaller(model, "scripted", retries=2, backoff_s=1.0).call(
-        Plan, SYSTEM, "q", CostMeter()
+        PlannedTasks, SYSTEM, "q", CostMeter()
     )
     assert len(delays) == 2 and 0.5 <= delays[0] <= 1.0 and 1.0 <= delays[1] <= 2.0
 
@@ -154,7 +158,7 @@ def run_decide(context: Context, state=None, llm=True):
     meter = CostMeter()
 
     def with_llm(caller: StructuredCaller) -> list[str]:
-        return caller.call(Plan, SYSTEM, "q", meter).tasks
+        return caller.call(PlannedTasks, SYSTEM, "q", meter).tasks
 
     decided = decide(state or {}, context, meter, with_llm if llm else None, lambda: ["offline"])
     return decided, meter

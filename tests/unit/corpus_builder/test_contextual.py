@@ -4,11 +4,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from corpus_builder.contextual import (
-    ContextualEmbedding,
-    contents_in_context,
-    decode_sentence,
-    locate_sentences,
+from corpus_builder.contextual import ContextualEmbedding, contents_in_context, locate_sentences
+from corpus_builder.embed_content import (
+    ImageCrop,
+    ParagraphInContext,
+    SentenceInContext,
+    content_key,
     standalone_text,
 )
 from tools.embedders import HashEmbedder
@@ -48,7 +49,7 @@ def test_contents_round_trip_to_their_standalone_texts() -> None:
     paragraph, sentences = contents_in_context(TITLE, PARAGRAPH, SENTENCES, ALONE)
     assert standalone_text(paragraph) == PARAGRAPH
     assert [standalone_text(c) for c in sentences] == ALONE
-    assert decode_sentence(sentences[1]).context == PARAGRAPH
+    assert isinstance(sentences[1], SentenceInContext) and sentences[1].context == PARAGRAPH
     assert standalone_text("a plain row") == "a plain row"
 
 
@@ -133,3 +134,15 @@ def test_fif_build_takes_contextual_sentences_from_the_command_line(
         result = CliRunner().invoke(cli.app, [*args, "--index", str(index), *filter(None, [flag])])
         assert result.exit_code == 0, result.output
         assert Manifest.load(index).options["sentence_vectors"] == expected
+
+
+def test_content_keys_keep_the_format_stored_indices_were_hashed_with() -> None:
+    # a changed key would make every existing index re-embed all its sentences and images
+    sentence = SentenceInContext("P. It is.", (3, 9), 0, "T: It is.")
+    assert content_key(sentence) == '\x1es["P. It is.", 3, 9, 0, "T: It is."]'
+    assert content_key(ParagraphInContext("P. It is.")) == "\x1epP. It is."
+    assert content_key(ImageCrop("ab12", "img/a|b.png")) == "ab12|img/a|b.png|"
+    assert content_key(ImageCrop("ab12", "a.png", (0, 0, 5, 7))) == "ab12|a.png|0,0,5,7"
+    assert content_key("a plain row") == "a plain row"
+    with pytest.raises(TypeError, match="a.png"):
+        standalone_text(ImageCrop("ab12", "a.png"))

@@ -354,3 +354,12 @@ def test_fixture_site_reads_into_linked_documents() -> None:
         f"{FIXTURE_SITE}/wiki/Eiffel_Tower.html (wiki/Eiffel_Tower::p1) -> "
         "https://en.wikipedia.org/wiki/Gustave_Eiffel"
     ]
+
+
+def test_page_in_no_western_encoding_is_sniffed_by_charset_normalizer() -> None:
+    # Shift_JIS bytes (0x81 in "、" and "。") are not windows-1252, so the detector decides.
+    sentence = "東京は日本の首都です。人口は約千四百万人で、世界最大の都市圏の一つです。"
+    text, note = decode_page(f"<html><body><p>{sentence}</p></body></html>".encode("shift_jis"))
+    assert sentence in text
+    assert note is not None and note.startswith("not UTF-8: decoded as ")
+    assert "windows-1252" not in note

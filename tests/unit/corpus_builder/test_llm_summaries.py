@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from corpus_builder.build import BuildOptions, build
 from corpus_builder.llm_summaries import (
-    LOCAL_MAX_OUTPUT_TOKENS,
+    SUMMARY_MAX_OUTPUT_TOKENS,
     DocumentSummary,
     LLMSummarizer,
     summary_request,
@@ -209,7 +209,7 @@ def test_the_local_model_gets_a_reply_cap_and_the_schema_a_length_bound(
     spec = register_chat_model(fresh_name(), model)
     summarizer = load_summarizer("local", Context(chat_model=spec))
     summarizer.summarize(Document("radium", "Radium"))
-    assert model.options[0]["max_tokens"] == LOCAL_MAX_OUTPUT_TOKENS
+    assert model.options[0]["max_tokens"] == SUMMARY_MAX_OUTPUT_TOKENS
     assert model.options[0]["response_format"]["json_schema"]["name"] == "DocumentSummary"
     schema = DocumentSummary.model_json_schema()["properties"]["summary"]
     assert schema["maxLength"] == SUMMARY_MAX_CHARS

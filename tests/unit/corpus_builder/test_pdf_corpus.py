@@ -132,7 +132,8 @@ def test_by_default_only_pdf_sentences_are_embedded_in_their_paragraph(
     tmp_path: Path, filing_pdf: Path
 ) -> None:
     from corpus_builder.build import BuildOptions, build
-    from corpus_builder.contextual import SENTENCE, contextual_documents
+    from corpus_builder.contextual import contextual_documents
+    from corpus_builder.embed_content import SentenceInContext
     from corpus_builder.layer_items import embed_items
     from tools.embedders import HashEmbedder
 
@@ -144,7 +145,7 @@ def test_by_default_only_pdf_sentences_are_embedded_in_their_paragraph(
     assert contextual_documents(documents, False, HashEmbedder(8)) == set()
     subs = split_components(documents, FixedCrops())
     _, _, items = embed_items(documents, subs, {d.doc_id: d.title for d in documents}, pdf_only)
-    marked = {i.metadata["doc_id"] for i in items if i.content.startswith(SENTENCE)}
+    marked = {i.metadata["doc_id"] for i in items if isinstance(i.content, SentenceInContext)}
     assert marked == {"acme_2023_10k"}
     options = BuildOptions(text_embedder="hash:64", show_progress=False)
     manifest = build(folder, tmp_path / "index", options)

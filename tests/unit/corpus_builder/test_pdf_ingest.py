@@ -1,3 +1,4 @@
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -5,8 +6,10 @@ import pytest
 from fpdf import FPDF
 
 from corpus_builder.pdf_ingest import read_pdf_document, read_pdfs
-from corpus_builder.pdf_pages import PdfLimits, PdfReadError, read_pdf
+from corpus_builder.pdf_pages import PdfLimits, PdfReadError
+from corpus_builder.pdf_reader import read_pdf
 from state.corpus import Document, IngestReport
+from tools.errors import MissingDependencyError
 
 
 def ingest(path: Path) -> tuple[Document, IngestReport]:
@@ -137,19 +140,29 @@ def test_a_damaged_page_is_reported_and_the_other_pages_kept(
 ) -> None:
     import pypdfium2
 
-    from corpus_builder import pdf_pages
+    from corpus_builder import pdf_reader
 
-    real = pdf_pages._read_page
+    real = pdf_reader._read_page
 
-    def damaged(document: pypdfium2.PdfDocument, index: int) -> pdf_pages.PdfPage:
+    def damaged(document: pypdfium2.PdfDocument, index: int) -> pdf_reader.PdfPage:
         if index == 1:
             raise pypdfium2.PdfiumError("Failed to load page.")
         return real(document, index)
 
-    monkeypatch.setattr(pdf_pages, "_read_page", damaged)
+    monkeypatch.setattr(pdf_reader, "_read_page", damaged)
     document, report = ingest(filing_pdf)
     assert [r.problem for r in report.repaired] == [
         "1 page(s) (zero-indexed: 1) cannot be loaded (damaged)"
     ]
     assert {c.pages for c in document.components} >= {(0, 0), (2, 2)}
     assert all(c.pages is not None and 1 not in c.pages for c in document.components)
+
+
+def test_reading_a_pdf_without_the_pdf_extra_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, filing_pdf: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "pypdfium2", None)  # import pypdfium2 now fails
+    monkeypatch.setitem(sys.modules, "pypdfium2.raw", None)
+    monkeypatch.delitem(sys.modules, "corpus_builder.pdf_reader", raising=False)
+    with pytest.raises(MissingDependencyError, match=r"pip install 'fif\[pdf\]'"):
+        read_pdfs([filing_pdf], IngestReport())

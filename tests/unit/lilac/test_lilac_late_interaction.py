@@ -6,14 +6,8 @@ import numpy as np
 import pytest
 
 from nodes.lilac.beam import rank_components
-from nodes.lilac.late_interaction import (
-    Edge,
-    Unit,
-    beam_components,
-    build_profiles,
-    score_edges,
-    top_units,
-)
+from nodes.lilac.late_interaction import Edge, Unit, beam_components, score_edges, top_units
+from tools.late_interaction import build_profiles
 
 
 def _profiles(rows: dict[str, list[list[float]]]):

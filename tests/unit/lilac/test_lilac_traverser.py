@@ -8,12 +8,13 @@ from langgraph.runtime import Runtime
 from lilac_bundle import CUP_PARAGRAPH, GRANITE, LAKESIDE, MILLTOWN, RIVER_OARS, TABLE
 
 from nodes.lilac.beam import BeamSettings, beam_search
-from nodes.lilac.expansion import adjacent, component_profiles, expand, seed_components
+from nodes.lilac.expansion import adjacent, expand, seed_components
 from nodes.lilac.late_interaction import Edge
 from nodes.lilac.traverser import embedding_text, traverser
 from state.lilac_state import LilacContext
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
+from tools.late_interaction import component_profiles
 
 QUESTION = "Which club won the Sparrow Cup in 2002 , and when was that club founded ?"
 SUBQUERIES = [

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from nodes.hop import node_similarities
-from nodes.lilac.expansion import component_profiles
-from nodes.traversal import best_per_parent, component_scores
+from nodes.traversal import component_scores
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
-from tools.search import dense_search, score_vec, similarities
+from tools.late_interaction import component_profiles
+from tools.search import best_per_parent, dense_search, score_vec, similarities
 
 QUERY = "zebra stripes"
 """What the savanna picture shows; its caption ("Figure 1") says nothing of it."""

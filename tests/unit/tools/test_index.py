@@ -3,7 +3,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tools.errors import ConfigError, IndexMismatchError
+from tools.errors import ConfigError, IndexMismatchError, IndexNotFoundError
 from tools.index import ChromaLayers, collection_prefix
 
 
@@ -89,3 +89,20 @@ def test_drop_and_empty_layers(layers: ChromaLayers) -> None:
     layers.drop("image")  # never created: nothing to do
     names = {c.name for c in layers.client.list_collections()}
     assert names == {"t_documents"}
+
+
+def test_a_reopened_index_reads_and_writes_without_opening_collections_first(
+    tmp_path: Path, layers: ChromaLayers
+) -> None:
+    reopened = ChromaLayers.open(tmp_path, None, "t")
+    assert sorted(reopened.stored_hashes("component")) == ["a::p0", "a::p1", "b::p0"]
+    reopened.delete("component", ["b::p0"])
+    assert sorted(ChromaLayers.open(tmp_path, None, "t").stored_hashes("component")) == [
+        "a::p0",
+        "a::p1",
+    ]
+
+
+def test_a_missing_layer_is_an_index_error_naming_it(layers: ChromaLayers) -> None:
+    with pytest.raises(IndexNotFoundError, match="no image vectors .collection t_images."):
+        layers.stored_metadata("image")
