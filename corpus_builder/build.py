@@ -33,7 +33,8 @@ from corpus_builder.splitters import (
     row_subcomponents,
     sentence_subcomponents,
 )
-from corpus_builder.summaries import ExtractiveSummarizer, Summarizer
+from corpus_builder.summaries import ExtractiveSummarizer
+from corpus_builder.summarizer import Summarizer
 from corpus_builder.summary_store import summarize_documents
 from corpus_builder.triplet_extraction import TripletExtractor
 from corpus_builder.triplet_kb import sync_triplet_kb

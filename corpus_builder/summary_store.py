@@ -23,7 +23,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from corpus_builder.summaries import ExtractiveSummarizer, Summarizer, SummaryFailure
+from corpus_builder.summaries import ExtractiveSummarizer
+from corpus_builder.summarizer import Summarizer, SummaryFailure
 from state.corpus import Document
 from tools.atomic_file import write_text_atomically
 

@@ -13,7 +13,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from evals.report import Report
+from evals.report_model import Report
 
 COLUMNS = (
     ("R@1", "quality"),

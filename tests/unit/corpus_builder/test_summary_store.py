@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from corpus_builder import summary_store
-from corpus_builder.summaries import ExtractiveSummarizer, SummaryFailure
+from corpus_builder.summaries import ExtractiveSummarizer
+from corpus_builder.summarizer import SummaryFailure
 from corpus_builder.summary_store import document_digest, load_summaries, summarize_documents
 from state.corpus import Component, Document
 

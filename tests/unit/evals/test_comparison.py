@@ -1,7 +1,7 @@
 from pathlib import Path
 
 from evals.comparison import comparison_plot, comparison_table
-from evals.report import Report, SystemReport
+from evals.report_model import Report, SystemReport
 
 
 def report(*rows: tuple[str, float, float]) -> Report:
