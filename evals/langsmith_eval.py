@@ -26,10 +26,15 @@ from evals.metrics import exact_match, retrieval_scores, token_f1
 from evals.report import ANSWER_KEYS, QA_KEYS, RETRIEVAL_KEYS
 from evals.results_log import Key
 from evals.systems import RunConfig, make_system
+from tools.errors import FiFError
 
 logger = logging.getLogger(__name__)
 
 API_KEY_ENV = "LANGSMITH_API_KEY"
+ENDPOINT_ENVS = ("LANGSMITH_ENDPOINT", "LANGCHAIN_ENDPOINT")
+DEFAULT_ENDPOINT = "https://api.smith.langchain.com"
+MAX_REASON_CHARS = 160
+"""A failure's reason is cut to this length: the client's messages repeat the whole request."""
 _NAMESPACE = uuid.UUID("5f1e2d4c-7a0b-4c39-9e7e-f1f0e7a1b2c3")
 Evaluator = Callable[..., dict[str, Any]]
 """(outputs, reference_outputs) -> {key, score}; answer evaluators also take inputs first
@@ -215,14 +220,15 @@ def run_langsmith(
     from langsmith import evaluate
 
     upload = bool(os.environ.get(API_KEY_ENV)) if upload is None else upload
-    client, data = _client_and_data(upload, dataset_name, examples)
+    with _unreachable_as_error():
+        client, data = _client_and_data(upload, dataset_name, examples)
     by_qid = {ex.qid: ex for ex in examples}
     scores: dict[str, dict[str, float]] = {}
     for name in dict.fromkeys(system_names):
         target = _target(name, by_qid, config, want_answer, cached)
         info = {"system": name, "backend": config.backend, "index": config.index_dir}
         info.update(metadata or {})
-        with _quiet():
+        with _quiet(), _unreachable_as_error():
             results = evaluate(
                 target,
                 data=data,
@@ -237,6 +243,29 @@ def run_langsmith(
         scores[name] = aggregate(rows)
         logger.info("langsmith %s (%s): %s", name, results.experiment_name, scores[name])
     return scores
+
+
+class LangSmithUnavailableError(FiFError):
+    """LangSmith could not be reached or refused a request; the local report is unaffected."""
+
+
+@contextlib.contextmanager
+def _unreachable_as_error() -> Iterator[None]:
+    """Turn a LangSmith connection or API failure into one LangSmithUnavailableError."""
+    import requests
+    from langsmith.utils import LangSmithError
+
+    try:
+        yield
+    except (LangSmithError, requests.RequestException, OSError) as error:
+        endpoint = next(
+            (os.environ[v] for v in ENDPOINT_ENVS if os.environ.get(v)), DEFAULT_ENDPOINT
+        )
+        reason = " ".join(str(error).split())[:MAX_REASON_CHARS]
+        raise LangSmithUnavailableError(
+            f"LangSmith at {endpoint} failed ({type(error).__name__}: {reason}); "
+            f"check LANGSMITH_ENDPOINT and {API_KEY_ENV}, or run without --langsmith"
+        ) from error
 
 
 @contextlib.contextmanager
