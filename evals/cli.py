@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, get_args
 
 import typer
-from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
 
 from evals.regressions import DEFAULT_CANDIDATE
+from graph_agent.render import make_console
 from state.context import Backend
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from evals.report import ReportFiles
     from evals.runner import RunSummary
 
-out = Console()
+out = make_console()
 logger = logging.getLogger(__name__)
 
 

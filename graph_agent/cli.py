@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from graph_agent import render
@@ -29,8 +28,8 @@ app = typer.Typer(
     no_args_is_help=True,
     help="FiF: agentic retrieval over interlinked multimodal documents.",
 )
-out = Console()
-err = Console(stderr=True)
+out = render.make_console()
+err = render.make_console(stderr=True)
 _state = {"debug": False}
 
 IndexOpt = Annotated[Path, typer.Option("--index", "-i", help="Index folder.")]
