@@ -17,7 +17,6 @@ from state.fif_state import Action, FiFState, Subquery, SubqueryOrigin
 from state.views import last_subquery_index
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
-from tools.questions import require_question
 
 MAX_REPLAN_TASKS = 2
 
@@ -37,7 +36,6 @@ def planner(state: FiFState, runtime: Runtime[Context]) -> PlannerUpdate:
     The orchestrator records the replans it decides; a replan the evaluator's edge asked
     for (`routing.after_evaluator`) is recorded here, so the replan views count both.
     """
-    require_question(state.get("question"))  # graph input from Studio or invoke, unchecked before
     context = runtime.context or Context()
     index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     meter = CostMeter()

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
 
 import pytest
-from langgraph.checkpoint.memory import InMemorySaver
 
 import graph_agent.replay
 from fif import cli
 from graph_agent.api import RunResult, ask
-from graph_agent.graph import compile_graph
+from graph_agent.systems import ask_system
 from state.context import Context
 from tools.errors import InputError
 from tools.questions import require_question
+
+LANGGRAPH_JSON = Path(__file__).resolve().parents[3] / "langgraph.json"
 
 
 def run_fif(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:
@@ -37,17 +39,27 @@ def test_an_empty_question_is_refused_on_the_command_line(
     assert code == 2 and "question argument is empty" in err
 
 
-def test_an_empty_question_is_refused_by_the_api_and_the_graph(mini_index: Path) -> None:
+def test_an_empty_question_is_refused_by_the_api(mini_index: Path) -> None:
     context = Context(index_dir=str(mini_index))
     with pytest.raises(InputError, match="question is empty"):
         ask("  ", context)
-    with pytest.raises(InputError, match="question is empty"):  # Studio / invoke input
-        compile_graph(InMemorySaver()).invoke(
-            {"question": ""}, {"configurable": {"thread_id": "t"}}, context=context
-        )
     with pytest.raises(InputError, match="must be a string"):
         require_question(None)
     assert require_question("  Who?  ") == "Who?"
+
+
+@pytest.mark.parametrize("system", sorted(json.loads(LANGGRAPH_JSON.read_text())["graphs"]))
+def test_every_served_graph_refuses_an_empty_question(mini_index: Path, system: str) -> None:
+    module, name = json.loads(LANGGRAPH_JSON.read_text())["graphs"][system].split(":")
+    path = Path(module).with_suffix("").as_posix().lstrip("./").replace("/", ".")
+    graph = getattr(importlib.import_module(path), name)
+    context_type = ask_system(system).context_type
+    with pytest.raises(InputError, match="question is empty"):  # Studio / invoke input
+        graph.invoke(
+            {"question": " "},
+            {"configurable": {"thread_id": system}},
+            context=context_type(index_dir=str(mini_index)),
+        )
 
 
 def test_an_unknown_ablation_lists_the_valid_names(mini_index: Path, monkeypatch, capsys) -> None:
