@@ -24,8 +24,15 @@ _DATE = re.compile(
     r"|\d{4}s)\b"
 )
 _YEAR = re.compile(r"\b(?:1[0-9]|20)\d{2}\b")
+_NUMBER_WORDS = (  # not "one": "one of the ..." is rarely a count
+    "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+    "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+    "hundred|dozen|twice"
+)
 _NUMBER = re.compile(
     r"(?<![\w.])\$?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|percent|thousand|million|billion|trillion)\b)?"
+    rf"|\b(?:{_NUMBER_WORDS})(?:-time\b|\s+times\b)?\b",
+    re.IGNORECASE,
 )
 _LEADING_FUNCTION_WORDS = frozenset(
     "a an the in on at it he she his her its this that these those they their there "

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from nodes.answer_types import AnswerKind, QuestionShape, question_shape, tokens
+from nodes.cell_reader import cell_candidates
 from nodes.choice_reader import choose_option, yes_or_no
-from nodes.span_candidates import Span, SpanKind, cell_kind, sentence_spans
+from nodes.span_candidates import Span, SpanKind, sentence_spans
 from nodes.span_shapes import Seen, answer_text, joined_places, name_factor, plain, token_marks
 from tools.sparse_index import QUERY_STOPWORDS, stem_words
 
@@ -33,12 +34,10 @@ RANK_DECAY = 0.3
 PROXIMITY_SCALE = 4.0
 """Tokens at which a span's nearness to a question word has halved its score."""
 NO_MATCH_PROXIMITY = 0.2
-PIVOT_BONUS = 2.0
+PIVOT_BONUS = 4.0
 """Weight of a span that starts right after the question's pivot words ("founded by")."""
 PIVOT_REACH = 3
 """Tokens after the pivot within which a span still counts as following it."""
-TABLE_ROWS = 3
-"""Best-matching rows of each table whose cells are candidates."""
 _STOP = frozenset(QUERY_STOPWORDS)
 
 
@@ -85,7 +84,10 @@ def candidates(question: str, shape: QuestionShape, evidence: Sequence[Evidence]
         for sentence in item.sentences:
             found += _sentence_candidates(sentence, shape, seen, weight)
         if item.rows:
-            found += _cell_candidates(item, shape, asked, weight)
+            cells = cell_candidates(
+                item, shape, seen, weight, KIND_FIT[shape.kind], _share, _novelty
+            )
+            found += [Scored(text, score) for text, score in cells]
     return found
 
 
@@ -147,23 +149,6 @@ def _proximity(span: Span, hits: Sequence[int]) -> float:
         return NO_MATCH_PROXIMITY
     distance = min(span.start - i if i < span.start else i - span.end + 1 for i in outside)
     return 1.0 / (1.0 + distance / PROXIMITY_SCALE)
-
-
-def _cell_candidates(
-    item: Evidence, shape: QuestionShape, asked: set[str], weight: float
-) -> list[Scored]:
-    """Score the cells of a table's best rows; a column the question names scores higher."""
-    header_match = [1.0 if _share(header, asked) else 0.0 for header in item.header]
-    rows = sorted(item.rows, key=lambda row: -_share(" ".join(row), asked))[:TABLE_ROWS]
-    scored = []
-    for row in rows:
-        overlap = _share(" ".join(row), asked)
-        for column, cell in enumerate(row):
-            fit = KIND_FIT[shape.kind][cell_kind(cell)] * _novelty(cell, asked)
-            named = header_match[column] if column < len(header_match) else 0.0
-            if fit > 0:
-                scored.append(Scored(cell.strip(), weight * (0.5 + overlap) * fit * (0.5 + named)))
-    return scored
 
 
 def _share(text: str, asked: set[str]) -> float:

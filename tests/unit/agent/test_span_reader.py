@@ -123,3 +123,17 @@ def test_closed_questions_get_an_option_or_yes_no() -> None:
 
 def test_no_candidate_gives_no_answer() -> None:
     assert read_answer("Who wrote it?", []) is None
+
+
+def test_spelled_counts_are_numbers_and_running_numbers_are_not_answers() -> None:
+    career = paragraph(0, "Tony Azevedo", "Tony Azevedo is a five-time Olympian in water polo.")
+    assert read_answer("How many times did Tony Azevedo play at the Olympics?", [career]) == (
+        "five-time"
+    )
+    table = Evidence(
+        0,
+        "Squad",
+        header=("No", "Name", "Caps"),
+        rows=(("1", "Dan Hackett", "12"), ("2", "Chi Kredell", "30")),
+    )
+    assert read_answer("How many games did Chi Kredell play?", [table]) == "30"
