@@ -18,6 +18,7 @@ import os
 import uuid
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from evals.answer_match import match_answer
@@ -192,61 +193,11 @@ def aggregate(rows: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     return pooled
 
 
-def run_langsmith(
-    system_names: Sequence[str],
-    examples: Sequence[EvalExample],
-    config: RunConfig,
-    *,
-    want_answer: bool = False,
-    cached: Mapping[Key, Mapping[str, Any]] | None = None,
-    upload: bool | None = None,
-    dataset_name: str = "fif-eval",
-    max_concurrency: int = 0,
-    metadata: Mapping[str, Any] | None = None,
-) -> dict[str, dict[str, float]]:
-    """Evaluate each system with `langsmith.evaluate` and return its pooled scores.
-
-    Args:
-        system_names: Systems from `evals.systems.SYSTEMS`.
-        examples: The questions to evaluate.
-        config: Index, backend and k shared by the systems.
-        want_answer: Ask for answers and add EM/F1 evaluators.
-        cached: Result lines by (qid, system) to replay instead of running the systems.
-        upload: Upload to LangSmith; None means "if LANGSMITH_API_KEY is set".
-        dataset_name: LangSmith dataset the examples are synced into when uploading.
-        max_concurrency: Examples evaluated concurrently (0 = sequentially).
-        metadata: Extra experiment metadata (run settings).
-    """
-    from langsmith import evaluate
-
-    upload = bool(os.environ.get(API_KEY_ENV)) if upload is None else upload
-    with _unreachable_as_error():
-        client, data = _client_and_data(upload, dataset_name, examples)
-    by_qid = {ex.qid: ex for ex in examples}
-    scores: dict[str, dict[str, float]] = {}
-    for name in dict.fromkeys(system_names):
-        target = _target(name, by_qid, config, want_answer, cached)
-        info = {"system": name, "backend": config.backend, "index": config.index_dir}
-        info.update(metadata or {})
-        with _quiet(), _unreachable_as_error():
-            results = evaluate(
-                target,
-                data=data,
-                evaluators=evaluators(want_answer),
-                client=client,
-                experiment_prefix=f"fif-{name}",
-                metadata=info,
-                upload_results=upload,
-                max_concurrency=max_concurrency,
-            )
-            rows = list(results)
-        scores[name] = aggregate(rows)
-        logger.info("langsmith %s (%s): %s", name, results.experiment_name, scores[name])
-    return scores
-
-
 class LangSmithUnavailableError(FiFError):
-    """LangSmith could not be reached or refused a request; the local report is unaffected."""
+    """LangSmith could not be reached or refused a request (raised by `run_langsmith`).
+
+    The local report is unaffected: `fif eval --langsmith` logs it as a warning.
+    """
 
 
 @contextlib.contextmanager
@@ -266,6 +217,58 @@ def _unreachable_as_error() -> Iterator[None]:
             f"LangSmith at {endpoint} failed ({type(error).__name__}: {reason}); "
             f"check LANGSMITH_ENDPOINT and {API_KEY_ENV}, or run without --langsmith"
         ) from error
+
+
+@_unreachable_as_error()
+def run_langsmith(
+    system_names: Sequence[str],
+    examples: Sequence[EvalExample],
+    config: RunConfig,
+    *,
+    want_answer: bool = False,
+    cached: Mapping[Key, Mapping[str, Any]] | None = None,
+    upload: bool | None = None,
+    dataset_name: str = "fif-eval",
+    max_concurrency: int = 0,
+    metadata: Mapping[str, Any] = MappingProxyType({}),
+) -> dict[str, dict[str, float]]:
+    """Evaluate each system with `langsmith.evaluate` and return its pooled scores.
+
+    Args:
+        system_names: Systems from `evals.systems.SYSTEMS`.
+        examples: The questions to evaluate.
+        config: Index, backend and k shared by the systems.
+        want_answer: Ask for answers and add EM/F1 evaluators.
+        cached: Result lines by (qid, system) to replay instead of running the systems.
+        upload: Upload to LangSmith; None means "if LANGSMITH_API_KEY is set".
+        dataset_name: LangSmith dataset the examples are synced into when uploading.
+        max_concurrency: Examples evaluated concurrently (0 = sequentially).
+        metadata: Extra experiment metadata (run settings).
+    """
+    from langsmith import evaluate
+
+    upload = bool(os.environ.get(API_KEY_ENV)) if upload is None else upload
+    client, data = _client_and_data(upload, dataset_name, examples)
+    by_qid = {ex.qid: ex for ex in examples}
+    scores: dict[str, dict[str, float]] = {}
+    for name in dict.fromkeys(system_names):
+        target = _target(name, by_qid, config, want_answer, cached)
+        info = {"system": name, "backend": config.backend, "index": config.index_dir, **metadata}
+        with _quiet():
+            results = evaluate(
+                target,
+                data=data,
+                evaluators=evaluators(want_answer),
+                client=client,
+                experiment_prefix=f"fif-{name}",
+                metadata=info,
+                upload_results=upload,
+                max_concurrency=max_concurrency,
+            )
+            rows = list(results)
+        scores[name] = aggregate(rows)
+        logger.info("langsmith %s (%s): %s", name, results.experiment_name, scores[name])
+    return scores
 
 
 @contextlib.contextmanager
