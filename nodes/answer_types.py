@@ -33,6 +33,7 @@ _PLACE_NOUNS = frozenset(
     "city town country state county province region location place village capital island "
     "continent nation district area borough municipality neighborhood suburb".split()
 )
+_REGION_NOUNS = frozenset("state country province region nation county continent".split())
 _PERSON_NOUNS = frozenset(
     "person man woman men women actor actress singer director player author writer "
     "artist musician composer producer politician president king queen founder "
@@ -67,6 +68,8 @@ class QuestionShape:
     order: Order | None = None
     pivot: tuple[str, ...] = ()
     """The words the answer should follow in a text ("founded by who?" → founded, by)."""
+    region: bool = False
+    """A place question asks for a state, country or region, not a city or town."""
 
 
 def tokens(text: str) -> list[str]:
@@ -82,7 +85,9 @@ def question_shape(question: str) -> QuestionShape:
         return QuestionShape("choice", options, comparison_order(words))
     if words and words[0] in _AUXILIARIES and not _OPEN_WH & set(words):
         return QuestionShape("yesno")
-    return QuestionShape(_wh_kind(words), pivot=_pivot(words))
+    kind = _wh_kind(words)
+    region = kind == "place" and bool(set(words) & _REGION_NOUNS)
+    return QuestionShape(kind, pivot=_pivot(words), region=region)
 
 
 def _pivot(words: list[str]) -> tuple[str, ...]:

@@ -17,7 +17,15 @@ from nodes.answer_types import AnswerKind, QuestionShape, question_shape, tokens
 from nodes.cell_reader import cell_candidates
 from nodes.choice_reader import choose_option, yes_or_no
 from nodes.span_candidates import Span, SpanKind, sentence_spans
-from nodes.span_shapes import Seen, answer_text, joined_places, name_factor, plain, token_marks
+from nodes.span_shapes import (
+    Seen,
+    answer_text,
+    joined_places,
+    name_factor,
+    place_factor,
+    plain,
+    token_marks,
+)
 from tools.sparse_index import QUERY_STOPWORDS, stem_words
 
 KIND_FIT: dict[AnswerKind, dict[SpanKind, float]] = {
@@ -113,6 +121,8 @@ def _sentence_candidates(
         fit = KIND_FIT[shape.kind][span.kind] * _novelty(span.text, seen.asked)
         if span.kind == "name":
             fit *= name_factor(span, words, shape.kind) * seen.title_factor(span.text)
+            if shape.kind == "place":
+                fit *= place_factor(span, words, shape.region)
         if fit > 0:
             near = _proximity(span, near_to) * _pivot_bonus(span, pivots)
             text = answer_text(span, shape.kind)

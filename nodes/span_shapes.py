@@ -25,6 +25,10 @@ OWN_TITLE_FACTOR = 0.3
 """A page's own subject is what the question asks about, rarely what it asks for."""
 OTHER_TITLE_FACTOR = 0.6
 """Another top page's subject is often the bridge entity of a multi-hop question."""
+JOINED_PLACE_BONUS = 1.2
+"""A "City, State" pair over its city alone, for a city question."""
+CITY_FACTOR = 0.5
+"""The city of a "City, State" pair, for a state or country question."""
 _DASHES = frozenset("-–—")
 _BORN, _DIED = stem_words(["born", "died"])
 
@@ -75,8 +79,9 @@ def token_marks(words: Sequence[str], spans: Sequence[Span]) -> list[set[str]]:
     for first, second in zip(dated, dated[1:], strict=False):
         between = words[first.end : second.start]
         if between and all(word in _DASHES for word in between):
-            marks[first.start].add(_BORN)
-            marks[second.start].add(_DIED)
+            # just outside the pair (a cue inside a span does not bring it near): "(" and ")"
+            marks[max(first.start - 1, 0)].add(_BORN)
+            marks[min(second.end, len(marks) - 1)].add(_DIED)
     return marks
 
 
@@ -89,6 +94,18 @@ def joined_places(spans: Sequence[Span], words: Sequence[str]) -> list[Span]:
         if second and words[first.end] == ",":
             joined.append(Span(f"{first.text}, {second.text}", "name", first.start, second.end))
     return joined
+
+
+def place_factor(span: Span, words: Sequence[str], region: bool) -> float:
+    """Return how well a name fits a place question, read from "City, Region" pairs.
+
+    The joined pair is the fullest answer to a city question; for a state or country
+    question the part before the comma (and so the pair) is the city, so it counts less.
+    """
+    if ", " in span.text:
+        return CITY_FACTOR if region else JOINED_PLACE_BONUS
+    before_comma = span.end < len(words) - 1 and words[span.end] == ","
+    return CITY_FACTOR if region and before_comma and words[span.end + 1][:1].isupper() else 1.0
 
 
 def answer_text(span: Span, kind: AnswerKind) -> str:

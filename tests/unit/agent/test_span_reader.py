@@ -137,3 +137,25 @@ def test_spelled_counts_are_numbers_and_running_numbers_are_not_answers() -> Non
         rows=(("1", "Dan Hackett", "12"), ("2", "Chi Kredell", "30")),
     )
     assert read_answer("How many games did Chi Kredell play?", [table]) == "30"
+
+
+def test_a_lifespan_says_born_and_a_city_state_pair_answers_by_its_part() -> None:
+    weizman = paragraph(
+        0,
+        "Ezer Weizman",
+        "Ezer Weizman (15 June 1924 – 24 April 2005) was the seventh President of Israel, "
+        "first elected in 1993.",
+    )
+    assert read_answer("In what year was the seventh President of Israel born?", [weizman]) == (
+        "1924"
+    )
+    assert read_answer("In what year did Ezer Weizman die?", [weizman]) == "2005"
+    eagles = paragraph(
+        0,
+        "Philadelphia Eagles",
+        "The Eagles are a football team based in Philadelphia, Pennsylvania.",
+    )
+    assert read_answer("The Eagles are based in what state?", [eagles]) == "Pennsylvania"
+    assert read_answer("The Eagles are based in what city?", [eagles]) == (
+        "Philadelphia, Pennsylvania"
+    )
