@@ -42,6 +42,7 @@ RANK_DECAY = 0.3
 PROXIMITY_SCALE = 4.0
 """Tokens at which a span's nearness to a question word has halved its score."""
 NO_MATCH_PROXIMITY = 0.2
+"""The nearness of a span in a sentence that has none of the question's words."""
 PIVOT_BONUS = 4.0
 """Weight of a span that starts right after the question's pivot words ("founded by")."""
 PIVOT_REACH = 3
@@ -70,6 +71,8 @@ class Scored:
 
 def read_answer(question: str, evidence: Sequence[Evidence]) -> str | None:
     """Return the best answer span for a question from ranked evidence, or None."""
+    if not evidence:
+        return None
     shape = question_shape(question)
     if shape.kind == "choice":
         return choose_option(shape, evidence)
@@ -81,6 +84,8 @@ def read_answer(question: str, evidence: Sequence[Evidence]) -> str | None:
 
 def candidates(question: str, shape: QuestionShape, evidence: Sequence[Evidence]) -> list[Scored]:
     """Score every span of the evidence's sentences and every cell of its best rows."""
+    if shape.kind not in KIND_FIT:  # a closed question's spans: score them as entities
+        shape = QuestionShape("entity", pivot=shape.pivot)
     asked = set(stem_words(content_tokens(question)))
     lowercase = " ".join(w for w in tokens(question) if w.islower())
     relation = set(stem_words(content_tokens(lowercase)))

@@ -121,8 +121,11 @@ def test_closed_questions_get_an_option_or_yes_no() -> None:
     assert read_answer("Is Christopher Nolan a film director?", [nolan]) == "yes"
 
 
-def test_no_candidate_gives_no_answer() -> None:
+def test_no_evidence_or_no_candidate_gives_no_answer() -> None:
     assert read_answer("Who wrote it?", []) is None
+    assert read_answer("Is it red?", []) is None
+    assert read_answer("Which came first, Warsaw or Paris?", []) is None
+    assert read_answer("Who wrote it?", [paragraph(0, "Untitled", "it is.")]) is None
 
 
 def test_spelled_counts_are_numbers_and_running_numbers_are_not_answers() -> None:
