@@ -14,19 +14,27 @@ from pathlib import Path
 
 from evals.datasets.questions import load_questions
 from evals.halves import HALVES, bootstrap, half_of, paired_difference
-from evals.metrics import retrieval_scores
+from evals.metrics import exact_match, retrieval_scores, token_f1
 from evals.results_log import read_latest
 
 METRICS = ("R@10", "AllGold@10", "MRR@10")
+QA_METRICS = ("EM", "F1")
+"""Added when every result line of the run carries an answer (`fif eval --answer`)."""
 
 
 def per_question(bundle: Path, run_dir: Path) -> dict[str, dict[str, dict[str, float]]]:
     """Return {system: {qid: metrics}} for the questions every system of the run answered."""
-    gold = {ex.qid: ex.gold for ex in load_questions(bundle / "questions.jsonl").examples}
+    examples = {ex.qid: ex for ex in load_questions(bundle / "questions.jsonl").examples}
     scores: dict[str, dict[str, dict[str, float]]] = {}
     for (qid, system), line in read_latest(run_dir / "results.jsonl").items():
-        if qid in gold and "ranking" in line and not line.get("error"):
-            scores.setdefault(system, {})[qid] = retrieval_scores(line["ranking"], gold[qid])
+        if qid in examples and "ranking" in line and not line.get("error"):
+            example = examples[qid]
+            metrics = retrieval_scores(line["ranking"], example.gold)
+            if "answer" in line and example.answers:
+                answer = line["answer"] or ""
+                metrics["EM"] = exact_match(answer, example.answers)
+                metrics["F1"] = token_f1(answer, example.answers)
+            scores.setdefault(system, {})[qid] = metrics
     shared = set.intersection(*(set(by_qid) for by_qid in scores.values())) if scores else set()
     return {system: {q: by_qid[q] for q in shared} for system, by_qid in scores.items()}
 
@@ -34,23 +42,26 @@ def per_question(bundle: Path, run_dir: Path) -> dict[str, dict[str, dict[str, f
 def report(bundle: Path, run_dir: Path, baseline: str) -> None:
     """Print the halves table of one run."""
     scores = per_question(bundle, run_dir)
+    rows = [row for by_qid in scores.values() for row in by_qid.values()]
+    answered = bool(rows) and all("EM" in row for row in rows)
+    metrics = METRICS + QA_METRICS if answered else METRICS
     print(f"\n## {bundle.name} ({run_dir})\n")
-    print("| half | system | n | " + " | ".join(METRICS) + " | " + " | ".join(
-        f"Δ{m} vs {baseline}" for m in METRICS) + " |")  # fmt: skip
-    print("|---" * (3 + 2 * len(METRICS)) + "|")
+    print("| half | system | n | " + " | ".join(metrics) + " | " + " | ".join(
+        f"Δ{m} vs {baseline}" for m in metrics) + " |")  # fmt: skip
+    print("|---" * (3 + 2 * len(metrics)) + "|")
     for half in HALVES:
         for system, by_qid in scores.items():
             qids = sorted(q for q in by_qid if half_of(q) == half)
             if not qids:
                 continue
-            cells = [str(bootstrap([by_qid[q][m] for q in qids])) for m in METRICS]
+            cells = [str(bootstrap([by_qid[q][m] for q in qids])) for m in metrics]
             if baseline in scores and system != baseline:
                 base = scores[baseline]
-                for m in METRICS:
+                for m in metrics:
                     mine, theirs = [by_qid[q][m] for q in qids], [base[q][m] for q in qids]
                     cells.append(f"{paired_difference(mine, theirs):+}")
             else:
-                cells += ["—"] * len(METRICS)
+                cells += ["—"] * len(metrics)
             print(f"| {half} | {system} | {len(qids)} | " + " | ".join(cells) + " |")
 
 

@@ -44,6 +44,11 @@ class _Page:
     url: str
 
 
+_TITLE_OPEN = re.compile(r"<title\b[^>]*>", re.IGNORECASE)
+_TAG = re.compile(r"</?[a-zA-Z][^<>]*>")
+"""A start or end tag: inside a title's text it means the title was never closed."""
+
+
 def read_html_pages(folder: Path, report: IngestReport, guard: ImageGuard) -> list[Document]:
     """Read every *.html/*.htm page under a folder into a document, resolving links between them.
 
@@ -203,6 +208,10 @@ def _read_page(
     if text is None:
         return None
     soup = _parse(text)
+    if _swallowed_markup(soup):
+        text = _close_title(text)
+        soup = _parse(text)
+        report.repair(str(page.path), "unclosed <title> swallowed the page; closed it")
     title = _title(soup) or page.doc_id
     walker = ComponentWalker(page.path, page.doc_id, folder, index, report, guard)
     try:
@@ -221,6 +230,27 @@ def _parse(text: str) -> BeautifulSoup:
         # XHTML pages (<?xml ...?> prologue) are HTML; lxml's HTML parser reads them fine.
         warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
         return BeautifulSoup(text, "lxml")
+
+
+def _swallowed_markup(soup: BeautifulSoup) -> bool:
+    """Return whether an unclosed <title> ran on: it holds tags and the body is empty.
+
+    (A title that only mentions a tag, "Using <div>", leaves the body its content.)
+    """
+    title = soup.title
+    if not isinstance(title, Tag) or _TAG.search(title.get_text()) is None:
+        return False
+    return soup.body is None or not soup.body.get_text(strip=True)
+
+
+def _close_title(text: str) -> str:
+    """Return the page with `</title>` inserted before the first tag after `<title>`."""
+    opening = _TITLE_OPEN.search(text)
+    if opening is None:
+        return text
+    after = _TAG.search(text, opening.end())
+    at = after.start() if after else len(text)
+    return f"{text[:at]}</title>{text[at:]}"
 
 
 def _title(soup: BeautifulSoup) -> str:

@@ -6,15 +6,16 @@ errors raised here end there as a one-line message with exit code 2.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, get_args
 
 import typer
-from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table
 
 from evals.regressions import DEFAULT_CANDIDATE
+from graph_agent.render import make_console
 from state.context import Backend
 
 if TYPE_CHECKING:
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
     from evals.report import ReportFiles
     from evals.runner import RunSummary
 
-out = Console()
+out = make_console()
+logger = logging.getLogger(__name__)
 
 
 def system_names(system: list[str] | None, compare: str | None) -> list[str]:
@@ -179,21 +181,25 @@ def _langsmith(
     workers: int,
 ) -> None:
     """Replay the run's result lines through langsmith.evaluate (no system is asked again)."""
-    from evals.langsmith_eval import run_langsmith
+    from evals.langsmith_eval import LangSmithUnavailableError, run_langsmith
     from evals.report import ANSWER_KEYS, QA_KEYS, RETRIEVAL_KEYS
     from evals.results_log import read_latest
     from evals.systems import RunConfig
     from evals.tables import fmt
 
-    scores = run_langsmith(
-        summary.systems,
-        summary.examples,
-        RunConfig(str(index), chroma_url, backend),
-        want_answer=answer,
-        cached=read_latest(summary.results_path),
-        max_concurrency=workers,
-        metadata={"out_dir": str(summary.out_dir)},
-    )
+    try:
+        scores = run_langsmith(
+            summary.systems,
+            summary.examples,
+            RunConfig(str(index), chroma_url, backend),
+            want_answer=answer,
+            cached=read_latest(summary.results_path),
+            max_concurrency=workers,
+            metadata={"out_dir": str(summary.out_dir)},
+        )
+    except LangSmithUnavailableError as error:  # the local report is written already
+        logger.warning("%s", error)
+        return
     metrics = (*RETRIEVAL_KEYS, *QA_KEYS, *ANSWER_KEYS, "n")
     keys = [key for key in metrics if key in next(iter(scores.values()))]
     table = Table(title="langsmith.evaluate")

@@ -11,16 +11,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from graph_agent.render import make_console
 from tools.errors import ConfigError
 
 if TYPE_CHECKING:
     from evals.datasets import ConversionReport
 
-out = Console()
+out = make_console()
 
 SKIP_REASONS: dict[str, str] = {
     "bad_raw_line": "line is not a UTF-8 JSON object",

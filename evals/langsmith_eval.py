@@ -18,6 +18,7 @@ import os
 import uuid
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from evals.answer_match import match_answer
@@ -26,10 +27,15 @@ from evals.metrics import exact_match, retrieval_scores, token_f1
 from evals.report import ANSWER_KEYS, QA_KEYS, RETRIEVAL_KEYS
 from evals.results_log import Key
 from evals.systems import RunConfig, make_system
+from tools.errors import FiFError
 
 logger = logging.getLogger(__name__)
 
 API_KEY_ENV = "LANGSMITH_API_KEY"
+ENDPOINT_ENVS = ("LANGSMITH_ENDPOINT", "LANGCHAIN_ENDPOINT")
+DEFAULT_ENDPOINT = "https://api.smith.langchain.com"
+MAX_REASON_CHARS = 160
+"""A failure's reason is cut to this length: the client's messages repeat the whole request."""
 _NAMESPACE = uuid.UUID("5f1e2d4c-7a0b-4c39-9e7e-f1f0e7a1b2c3")
 Evaluator = Callable[..., dict[str, Any]]
 """(outputs, reference_outputs) -> {key, score}; answer evaluators also take inputs first
@@ -187,6 +193,33 @@ def aggregate(rows: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     return pooled
 
 
+class LangSmithUnavailableError(FiFError):
+    """LangSmith could not be reached or refused a request (raised by `run_langsmith`).
+
+    The local report is unaffected: `fif eval --langsmith` logs it as a warning.
+    """
+
+
+@contextlib.contextmanager
+def _unreachable_as_error() -> Iterator[None]:
+    """Turn a LangSmith connection or API failure into one LangSmithUnavailableError."""
+    import requests
+    from langsmith.utils import LangSmithError
+
+    try:
+        yield
+    except (LangSmithError, requests.RequestException, OSError) as error:
+        endpoint = next(
+            (os.environ[v] for v in ENDPOINT_ENVS if os.environ.get(v)), DEFAULT_ENDPOINT
+        )
+        reason = " ".join(str(error).split())[:MAX_REASON_CHARS]
+        raise LangSmithUnavailableError(
+            f"LangSmith at {endpoint} failed ({type(error).__name__}: {reason}); "
+            f"check LANGSMITH_ENDPOINT and {API_KEY_ENV}, or run without --langsmith"
+        ) from error
+
+
+@_unreachable_as_error()
 def run_langsmith(
     system_names: Sequence[str],
     examples: Sequence[EvalExample],
@@ -197,7 +230,7 @@ def run_langsmith(
     upload: bool | None = None,
     dataset_name: str = "fif-eval",
     max_concurrency: int = 0,
-    metadata: Mapping[str, Any] | None = None,
+    metadata: Mapping[str, Any] = MappingProxyType({}),
 ) -> dict[str, dict[str, float]]:
     """Evaluate each system with `langsmith.evaluate` and return its pooled scores.
 
@@ -220,8 +253,7 @@ def run_langsmith(
     scores: dict[str, dict[str, float]] = {}
     for name in dict.fromkeys(system_names):
         target = _target(name, by_qid, config, want_answer, cached)
-        info = {"system": name, "backend": config.backend, "index": config.index_dir}
-        info.update(metadata or {})
+        info = {"system": name, "backend": config.backend, "index": config.index_dir, **metadata}
         with _quiet():
             results = evaluate(
                 target,

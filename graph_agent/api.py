@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from state.context import Context
 from state.fif_state import Ranked
+from tools.questions import require_question
 
 if TYPE_CHECKING:
     from tools.corpus_index import CorpusIndex
@@ -44,6 +45,7 @@ def ask(
     """
     from graph_agent.graph import fif_graph
 
+    question = require_question(question)
     graph = fif_graph(checkpointer)
     thread_id = thread_id or uuid.uuid4().hex
     config = {"configurable": {"thread_id": thread_id}}

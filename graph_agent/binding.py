@@ -13,6 +13,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from tools.questions import require_question
+
 
 def with_checkpointer(compiled: Any, checkpointer: Any) -> Any:
     """Return `compiled` saving to `checkpointer` (itself when None), without compiling again.
@@ -47,6 +49,7 @@ def run_on_thread(
 
     Extra keyword arguments go into the run config (e.g. `recursion_limit`).
     """
+    question = require_question(question)
     thread_id = thread_id or uuid.uuid4().hex
     bound = with_checkpointer(compiled, checkpointer)
     started = time.perf_counter()

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, cast
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from graph_agent import render
 from graph_agent.api import RunResult
-from graph_agent.systems import ASK_SYSTEMS, ask_system
+from graph_agent.systems import ASK_SYSTEMS, ablation_switches, ask_system
 from tools.errors import FiFError
+from tools.questions import require_question
 
 if TYPE_CHECKING:
     from tools.corpus_index import CorpusIndex
@@ -28,8 +28,8 @@ app = typer.Typer(
     no_args_is_help=True,
     help="FiF: agentic retrieval over interlinked multimodal documents.",
 )
-out = Console()
-err = Console(stderr=True)
+out = render.make_console()
+err = render.make_console(stderr=True)
 _state = {"debug": False}
 
 IndexOpt = Annotated[Path, typer.Option("--index", "-i", help="Index folder.")]
@@ -41,8 +41,8 @@ DocOpt = Annotated[
 AblationOpt = Annotated[
     list[str] | None,
     typer.Option(
-        help="no_backtracking | no_llm_traversal | no_global_hop | fixed_granularity | "
-        "no_planner (repeatable)"
+        help="FiF: no_backtracking | no_llm_traversal | no_global_hop | fixed_granularity | "
+        "no_planner; other systems list theirs on a wrong name (repeatable)"
     ),
 ]
 VisionOpt = Annotated[
@@ -134,6 +134,7 @@ def search(
     from tools.corpus_index import open_index
     from tools.search import SEARCH_MODES, SearchMode, dense_search
 
+    question = require_question(question, "the question argument")
     if granularity not in LAYERS:
         raise typer.BadParameter(f"{granularity!r}: use document, component or subcomponent")
     if mode not in SEARCH_MODES:
@@ -173,6 +174,7 @@ def ask(
     from state.context import price_table_from
     from tools.corpus_index import open_index
 
+    question = require_question(question, "the question argument")
     chosen = ask_system(system)  # an unknown name fails before the index is opened
     overrides = {
         "index_dir": str(index),
@@ -187,7 +189,7 @@ def ask(
         "doc_scope": tuple(doc) if doc else None,
         "vision": vision,
         "price_table": price_table_from(price_table, "--price-table") if price_table else None,
-        **{name: True for name in ablation or []},
+        **ablation_switches(system, ablation),
     }
     context = chosen.context_type.from_env(overrides)
     corpus_index = open_index(str(index), chroma_url)
@@ -201,9 +203,16 @@ def ask(
 
 
 def _print_json_result(result: RunResult) -> None:
-    keys = ("ranking", "answer", "trace", "cost", "thread_id")
-    values = (result.ranking, result.answer, result.history, result.cost, result.thread_id)
-    out.print_json(json.dumps(dict(zip(keys, values, strict=True))))
+    payload = {
+        "ranking": result.ranking,
+        "answer": result.answer,
+        "subqueries": result.subqueries,
+        "fallbacks": result.fallbacks,  # each decision an LLM could not make, and why
+        "trace": result.history,
+        "cost": result.cost,
+        "thread_id": result.thread_id,
+    }
+    out.print_json(json.dumps(payload))
 
 
 def _print_result(corpus_index: CorpusIndex, result: RunResult) -> None:

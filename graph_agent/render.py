@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,17 @@ if TYPE_CHECKING:
 
 SNIPPET_CHARS = 110
 SNIPPET_TABLE_ROWS = 2
+PIPED_WIDTH = 200
+"""Console width when output is not a terminal (a pipe, a file, CI) and $COLUMNS is unset:
+rich would assume 80 columns and cut wide tables (eval summaries, rankings) short."""
+
+
+def make_console(stderr: bool = False) -> Console:
+    """Return a console for CLI output: the terminal's width, or PIPED_WIDTH when piped."""
+    console = Console(stderr=stderr)
+    if console.is_terminal or os.environ.get("COLUMNS"):
+        return console
+    return Console(stderr=stderr, width=PIPED_WIDTH)
 
 
 def snippet(graph: LayeredGraph, node_id: str, limit: int = SNIPPET_CHARS) -> str:

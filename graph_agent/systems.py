@@ -25,6 +25,7 @@ from state.mmapg_state import MMAPGContext
 from state.reagent_state import ReAgentContext
 from tools.cost import CostMeter
 from tools.errors import ConfigError
+from tools.questions import require_question
 
 C = TypeVar("C", bound=Context)
 
@@ -101,6 +102,7 @@ def ask_dense(question: str, context: Context, thread_id: str | None) -> RunResu
     from tools.corpus_index import open_index
     from tools.search import dense_search
 
+    question = require_question(question)
     started = time.perf_counter()
     meter = CostMeter()
     index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
@@ -155,3 +157,24 @@ def ask_system(name: str) -> AskSystem:
         known = ", ".join(ASK_SYSTEMS)
         raise ConfigError(f"unknown system {name!r} for `fif ask --system`; known: {known}")
     return ASK_SYSTEMS[name]
+
+
+def ablation_switches(system: str, names: list[str] | None) -> dict[str, bool]:
+    """Return the Context switches `fif ask --ablation` turns on for a system.
+
+    The valid names are the system's Context fields described as an ablation.
+
+    Raises:
+        ConfigError: If a name is not one of them; the message lists the valid ones.
+    """
+    fields = ask_system(system).context_type.model_fields
+    valid = [
+        name
+        for name, field in fields.items()
+        if field.annotation in (bool, "bool") and (field.description or "").startswith("Ablation")
+    ]
+    for name in names or []:
+        if name not in valid:
+            known = ", ".join(valid) or "none"
+            raise ConfigError(f"unknown --ablation {name!r} for system {system!r}; valid: {known}")
+    return {name: True for name in names or []}

@@ -43,7 +43,25 @@ def timed_node(node: Node) -> TimedNode:
         started = time.perf_counter()
         update = dict(node(state, runtime))
         elapsed_ms = (time.perf_counter() - started) * 1000.0
-        update["cost"] = add_costs(update.get("cost"), {WORK_KEY: round(elapsed_ms, 3)})
-        return update
+        work = {WORK_KEY: round(elapsed_ms, 3)}
+        update["cost"] = add_costs(update.get("cost"), work)
+        return with_step_work(update, work)
 
     return run
+
+
+def with_step_work(update: dict[str, Any], work: dict[str, float]) -> dict[str, Any]:
+    """Add a node's working time to the step records its update carries.
+
+    The traverser's pending step and the evaluator's judged record (which sums the pending
+    step's cost) then say how long the step took, not only the run's total; the nodes'
+    meters time LLM, vector and embedding calls but never the node itself.
+    """
+    pending = update.get("pending_step")
+    if isinstance(pending, dict):
+        update["pending_step"] = {**pending, "cost": add_costs(pending.get("cost"), work)}
+    records = update.get("history")
+    if isinstance(records, list) and records:
+        *earlier, last = records
+        update["history"] = [*earlier, {**last, "cost": add_costs(last.get("cost"), work)}]
+    return update

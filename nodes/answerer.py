@@ -1,8 +1,9 @@
 """The answerer node: a short answer grounded in the top-ranked components (when asked for).
 
-With a chat model the answer is generated from the components; offline it is the
-component text that best matches the question (a sentence or a table row), which is
-grounded but not a minimal span.
+With a chat model the answer is generated from the components; offline the extractive
+reader (nodes/span_reader.py) picks the answer span from the top components (a phrase,
+a date, a number, a name or a table cell); only when it finds no candidate is the answer
+the sentence or row that best matches the question.
 """
 
 from __future__ import annotations
@@ -15,14 +16,18 @@ from langgraph.runtime import Runtime
 from nodes.prompts import ANSWERER_SYSTEM, ANSWERER_USER
 from nodes.reasoning import Decided, decide, fallbacks_of, numbered, with_images
 from nodes.schemas import Answer
+from nodes.span_reader import Evidence, read_answer
 from state.context import Context
 from state.fif_state import FiFState
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
+from tools.layered_graph import LayeredGraph
 from tools.search import best_per_parent
 
 ANSWER_COMPONENTS = 10
 OFFLINE_ANSWER_CHARS = 200
+READ_COMPONENTS = 5
+"""Top components the offline reader takes spans from (deeper ones add more noise than answers)."""
 
 
 class AnswererUpdate(TypedDict, total=False):
@@ -87,7 +92,10 @@ def decide_answer(
                 Answer, ANSWERER_SYSTEM, with_images(user, index.graph, ids, context), meter
             ).answer
         ),
-        lambda: best_evidence(index, question, ids, meter),
+        lambda: (
+            read_answer(question, evidence_for(index.graph, ids[:READ_COMPONENTS]))
+            or best_evidence(index, question, ids, meter)
+        ),
     )
     return decided
 
@@ -103,3 +111,20 @@ def best_evidence(
         return index.graph.node(component_ids[0]).text[:OFFLINE_ANSWER_CHARS]
     _, node = max(best.values())
     return " ".join(index.graph.node(node).text.split())[:OFFLINE_ANSWER_CHARS]
+
+
+def evidence_for(graph: LayeredGraph, component_ids: Sequence[str]) -> list[Evidence]:
+    """Return the reader's view of ranked components: sentences, or a table's header and rows."""
+    evidence = []
+    for rank, component_id in enumerate(component_ids):
+        node = graph.node(component_id)
+        title = graph.title(node.doc_id)
+        if node.attrs.get("rows"):
+            header = tuple(str(cell) for cell in node.attrs.get("header", []))
+            rows = tuple(tuple(str(cell) for cell in row) for row in node.attrs["rows"])
+            evidence.append(Evidence(rank, title, header=header, rows=rows))
+            continue
+        children = [graph.node(child) for child in graph.children(component_id)]
+        sentences = tuple(c.text for c in children if c.kind == "sentence") or (node.text,)
+        evidence.append(Evidence(rank, title, sentences=sentences))
+    return evidence

@@ -33,3 +33,7 @@ class CorpusFormatError(FiFError):
 
 class DatasetFormatError(FiFError):
     """A question file or raw benchmark file is malformed."""
+
+
+class InputError(FiFError, ValueError):
+    """A run's input (the question) is missing or empty."""

@@ -85,6 +85,11 @@ def analyze(texts: Sequence[str], stopwords: str | list[str] = STOPWORDS) -> lis
     return [list(t) for t in tokens]  # type: ignore[union-attr]
 
 
+def stem_words(words: Sequence[str]) -> list[str]:
+    """Return the analyzer's English stem of each lowercased word, in order."""
+    return list(_stemmer().stemWords([word.lower() for word in words]))
+
+
 def terms(text: str) -> set[str]:
     """Return the distinct content terms of a text (stems, without QUERY_STOPWORDS)."""
     return set(analyze([text], QUERY_STOPWORDS)[0])

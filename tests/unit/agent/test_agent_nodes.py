@@ -178,15 +178,12 @@ def test_reranker_puts_a_link_target_right_after_its_source(mini_index: Path) ->
     assert reranker({**state, "candidates": {}}, runtime(mini_index))["ranking"] == []
 
 
-def test_answerer_offline_returns_the_best_matching_evidence(mini_index: Path) -> None:
+def test_answerer_offline_returns_the_answer_span(mini_index: Path) -> None:
     state = {
         "question": "What is the atomic number of polonium?",
         "ranking": [{"component_id": "polonium::p0", "doc_id": "polonium", "type": "paragraph",
                      "score": 1.0}],
     }  # fmt: skip
     update = answerer(state, runtime(mini_index))
-    assert "atomic number 84" in update["answer"]
-    assert update["answer"] in " ".join(
-        "Polonium is a chemical element with the symbol Po and atomic number 84.".split()
-    ) or update["answer"].startswith("Polonium is a chemical element")
+    assert update["answer"] == "84"  # the span, not "Polonium is a chemical element ... 84."
     assert answerer({**state, "ranking": []}, runtime(mini_index))["answer"] is None

@@ -139,3 +139,8 @@ def test_replay_resumes_a_thread_that_stopped_midway(private_index: Path) -> Non
     assert last.next_nodes == ("evaluator",) and last.traversals == 0
     finished = resume(private_index, thread)
     assert finished.ranking == ask_checkpointed(FLAG_QUESTION, context).ranking
+
+
+def test_every_step_of_a_run_records_its_working_time(mini_index: Path) -> None:
+    history = Run(FLAG_QUESTION, offline(mini_index)).state["history"]
+    assert history and all(step["cost"]["work_ms"] > 0 for step in history)

@@ -363,3 +363,27 @@ def test_page_in_no_western_encoding_is_sniffed_by_charset_normalizer() -> None:
     assert sentence in text
     assert note is not None and note.startswith("not UTF-8: decoded as ")
     assert "windows-1252" not in note
+
+
+def test_an_unclosed_title_is_closed_and_reported(tmp_path: Path) -> None:
+    page = tmp_path / "curie.html"
+    page.write_text(
+        "<html><head><title>Marie Curie\n</head><body><h1>Marie Curie</h1>"
+        "<p>Marie Curie was born in Warsaw in 1867.</p><p>She won two Nobel prizes.</p>"
+        "</body></html>",
+        encoding="utf-8",
+    )
+    write_page(tmp_path, "code.html", "<p>How to write markup.</p>", "<title>Using <div></title>")
+    documents, report = read(tmp_path)
+    curie = documents["curie"]
+    assert curie.title == "Marie Curie"
+    assert [c.text for c in curie.components] == [
+        "Marie Curie was born in Warsaw in 1867.",
+        "She won two Nobel prizes.",
+    ]
+    assert all("<" not in c.text for c in curie.components)
+    assert "unclosed <title>" in problems(report.repaired) and "curie.html" in problems(
+        report.repaired
+    )
+    assert documents["code"].title == "Using <div>"  # a title mentioning a tag is left alone
+    assert "code.html" not in problems(report.repaired)

@@ -95,6 +95,22 @@ def test_langsmith_flag_runs_offline(corpus: Corpus, fakes, tmp_path: Path, monk
     assert fakes["fake-a"].calls == ["q1", "q2", "q3", "q4", "q5", "q6"], "replayed, not re-run"
 
 
+def test_a_failing_langsmith_warns_and_keeps_the_local_report(
+    corpus: Corpus, fakes, tmp_path: Path, monkeypatch, caplog
+) -> None:
+    import evals.langsmith_eval as langsmith_eval
+
+    def unreachable(*args: object, **kwargs: object) -> None:
+        raise langsmith_eval.LangSmithUnavailableError("LangSmith at http://127.0.0.1:9 failed")
+
+    monkeypatch.setattr(langsmith_eval, "run_langsmith", unreachable)
+    result = _invoke("--system", "fake-a", "--langsmith", *_on(corpus, tmp_path))
+    assert result.exit_code == 0, result.output
+    assert result.exception is None
+    assert "LangSmith at http://127.0.0.1:9 failed" in caplog.text
+    assert (tmp_path / "summary.md").is_file() and "wrote" in result.output
+
+
 def test_fif_eval_help_lists_the_documented_options() -> None:
     from fif import cli
 

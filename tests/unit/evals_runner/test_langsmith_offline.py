@@ -131,3 +131,26 @@ def test_sync_dataset_adds_only_missing_examples(corpus: Corpus) -> None:
     assert [ex.metadata["qid"] for ex in second] == [ex.qid for ex in examples]
     assert [ex["metadata"]["qid"] for ex in client.created] == [ex.qid for ex in examples]
     assert second[0].outputs["gold_components"] == ["louvre::p1"]
+
+
+def test_an_unreachable_langsmith_is_one_clear_error(
+    corpus: Corpus, fakes: dict[str, FakeSystem], no_network: list[object], monkeypatch
+) -> None:
+    import langsmith
+    from langsmith.utils import LangSmithConnectionError
+
+    from evals.langsmith_eval import LangSmithUnavailableError
+
+    class DeadClient:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def has_dataset(self, *args: object, **kwargs: object) -> bool:
+            raise LangSmithConnectionError("Connection error caused failure to GET /datasets")
+
+        read_dataset = create_dataset = list_examples = has_dataset
+
+    monkeypatch.setattr(langsmith, "Client", DeadClient)
+    examples = load_questions(corpus.bundle / "questions.jsonl").examples
+    with pytest.raises(LangSmithUnavailableError, match=r"LangSmith at http://127.0.0.1:9 failed"):
+        run_langsmith(["fake-a"], examples, RunConfig(str(corpus.index)), upload=True)

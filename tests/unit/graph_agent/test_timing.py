@@ -36,3 +36,23 @@ def test_a_timed_node_adds_its_wall_time_and_keeps_the_rest() -> None:
 def test_a_node_without_cost_gets_one() -> None:
     update = timed_node(lambda state, runtime: {})({}, Runtime(context=Context()))
     assert set(update) == {"cost"} and set(update["cost"]) == {WORK_KEY}
+
+
+def traverse(state, runtime):
+    """Sleep a little and return a pending step, as the traverser does."""
+    time.sleep(0.01)
+    return {"pending_step": {"step": 0, "cost": {"vector_ms": 1.0}}, "cost": {"vector_ms": 1.0}}
+
+
+def judge(state, runtime):
+    """Sleep a little and return the judged step record, as the evaluator does."""
+    time.sleep(0.01)
+    return {"history": [{"step": 0, "cost": dict(state["pending_step"]["cost"])}]}
+
+
+def test_each_step_record_carries_the_working_time_of_its_nodes() -> None:
+    context = Runtime(context=Context())
+    pending = timed_node(traverse)({}, context)["pending_step"]
+    assert pending["cost"][WORK_KEY] >= 10.0 and pending["cost"]["vector_ms"] == 1.0
+    (record,) = timed_node(judge)({"pending_step": pending}, context)["history"]
+    assert record["cost"][WORK_KEY] >= 20.0  # the traversal's time plus the judging's

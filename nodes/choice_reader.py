@@ -1,0 +1,69 @@
+"""Offline answers to closed questions: pick one of two named options, or say yes or no.
+
+"Which was formed first, A or B?" reads the first year in each option's best evidence and
+keeps the earlier; "larger/more" compares the first other number. Without two values, the
+option whose evidence ranks higher wins. "Are A and B both X?" answers no when one
+entity's evidence says none of the question's other words, else yes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from nodes.answer_types import QuestionShape, tokens
+from nodes.span_candidates import SpanKind, first_value, name_spans
+from tools.sparse_index import QUERY_STOPWORDS, stem_words
+
+if TYPE_CHECKING:
+    from nodes.span_reader import Evidence
+
+OPTION_SHARE = 0.5
+"""Share of an option's words a component (title and text) must contain to be its evidence."""
+_STOP = frozenset(QUERY_STOPWORDS)
+
+
+def _stems(text: str) -> set[str]:
+    words = [w.lower() for w in tokens(text) if w[:1].isalnum() and w.lower() not in _STOP]
+    return set(stem_words(words))
+
+
+def evidence_of(name: str, evidence: Sequence[Evidence]) -> Evidence | None:
+    """Return the best-ranked component that mentions a name (in its title or text)."""
+    wanted = _stems(name)
+    if not wanted:
+        return None
+    for item in sorted(evidence, key=lambda e: e.rank):
+        said = _stems(" ".join((item.title, *item.sentences, *item.header)))
+        if len(wanted & said) / len(wanted) >= OPTION_SHARE:
+            return item
+    return None
+
+
+def choose_option(shape: QuestionShape, evidence: Sequence[Evidence]) -> str:
+    """Return the option the evidence favours (by the compared value, else by rank)."""
+    support = [evidence_of(option, evidence) for option in shape.options]
+    if shape.order is not None:
+        kind: SpanKind = "year" if shape.order in ("min_year", "max_year") else "number"
+        values = [first_value(" ".join(item.sentences), kind) if item else None for item in support]
+        known = [(value, at) for at, value in enumerate(values) if value is not None]
+        if len(known) == len(shape.options):
+            pick = min(known) if shape.order.startswith("min") else max(known)
+            return shape.options[pick[1]]
+    ranks = [item.rank if item else len(evidence) for item in support]
+    return shape.options[ranks.index(min(ranks))]
+
+
+def yes_or_no(question: str, evidence: Sequence[Evidence]) -> str:
+    """Return "no" when an entity the question names has evidence lacking its predicate."""
+    words = tokens(question)
+    entities = [span.text for span in name_spans(words) if span.start > 0]
+    named = set().union(*(_stems(entity) for entity in entities)) if entities else set()
+    predicate = _stems(question) - named
+    if not entities or not predicate:
+        return "yes"
+    for entity in entities:
+        item = evidence_of(entity, evidence)
+        if item is not None and not predicate & _stems(" ".join(item.sentences)):
+            return "no"
+    return "yes"

@@ -1,0 +1,173 @@
+"""The offline extractive reader: the answer span (a phrase or a table cell), not a sentence.
+
+Candidates are the spans of the top components' sentences (dates, numbers, names, noun
+phrases) and the cells of their best-matching table rows. Each is scored by how well its
+kind fits the question's answer type, how close it sits to the question's words, how well
+its sentence or row (and its component's rank) matches the question, and how much of it
+the question does not already say. "A or B?" questions pick an option by the years or
+numbers found next to each; yes/no questions answer yes unless the evidence disagrees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from nodes.answer_types import AnswerKind, QuestionShape, question_shape, tokens
+from nodes.cell_reader import cell_candidates
+from nodes.choice_reader import choose_option, yes_or_no
+from nodes.span_candidates import Span, SpanKind, sentence_spans
+from nodes.span_shapes import (
+    Seen,
+    answer_text,
+    joined_places,
+    name_factor,
+    place_factor,
+    plain,
+    token_marks,
+)
+from tools.sparse_index import QUERY_STOPWORDS, stem_words
+
+KIND_FIT: dict[AnswerKind, dict[SpanKind, float]] = {
+    "date": {"date": 1.0, "year": 0.9, "number": 0.1, "name": 0.05, "phrase": 0.02},
+    "year": {"year": 1.0, "date": 0.9, "number": 0.1, "name": 0.05, "phrase": 0.02},
+    "number": {"number": 1.0, "year": 0.3, "date": 0.1, "name": 0.05, "phrase": 0.05},
+    "person": {"name": 1.0, "phrase": 0.05, "date": 0.01, "year": 0.01, "number": 0.01},
+    "place": {"name": 1.0, "phrase": 0.1, "date": 0.01, "year": 0.01, "number": 0.01},
+    "entity": {"name": 1.0, "phrase": 0.6, "date": 0.3, "year": 0.3, "number": 0.3},
+}
+"""How well a span kind answers each answer type (rows: the question's, columns: the span's)."""
+RANK_DECAY = 0.3
+"""A component's weight is 1 / (1 + RANK_DECAY * rank): the ranking's order still counts."""
+PROXIMITY_SCALE = 4.0
+"""Tokens at which a span's nearness to a question word has halved its score."""
+NO_MATCH_PROXIMITY = 0.2
+"""The nearness of a span in a sentence that has none of the question's words."""
+PIVOT_BONUS = 4.0
+"""Weight of a span that starts right after the question's pivot words ("founded by")."""
+PIVOT_REACH = 3
+"""Tokens after the pivot within which a span still counts as following it."""
+_STOP = frozenset(QUERY_STOPWORDS)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One top-ranked component as the reader sees it: sentences or a table, and its rank."""
+
+    rank: int
+    title: str
+    sentences: tuple[str, ...] = ()
+    header: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A candidate answer with its score."""
+
+    text: str
+    score: float
+
+
+def read_answer(question: str, evidence: Sequence[Evidence]) -> str | None:
+    """Return the best answer span for a question from ranked evidence, or None."""
+    if not evidence:
+        return None
+    shape = question_shape(question)
+    if shape.kind == "choice":
+        return choose_option(shape, evidence)
+    if shape.kind == "yesno":
+        return yes_or_no(question, evidence)
+    best = max(candidates(question, shape, evidence), key=lambda c: c.score, default=None)
+    return best.text if best and best.score > 0 else None
+
+
+def candidates(question: str, shape: QuestionShape, evidence: Sequence[Evidence]) -> list[Scored]:
+    """Score every span of the evidence's sentences and every cell of its best rows."""
+    if shape.kind not in KIND_FIT:  # a closed question's spans: score them as entities
+        shape = QuestionShape("entity", pivot=shape.pivot)
+    asked = set(stem_words(content_tokens(question)))
+    lowercase = " ".join(w for w in tokens(question) if w.islower())
+    relation = set(stem_words(content_tokens(lowercase)))
+    titles = {plain(item.title) for item in evidence}
+    found: list[Scored] = []
+    for item in evidence:
+        weight = 1.0 / (1.0 + RANK_DECAY * item.rank)
+        seen = Seen(asked, relation, plain(item.title), titles - {plain(item.title)})
+        for sentence in item.sentences:
+            found += _sentence_candidates(sentence, shape, seen, weight)
+        if item.rows:
+            cells = cell_candidates(
+                item, shape, seen, weight, KIND_FIT[shape.kind], _share, _novelty
+            )
+            found += [Scored(text, score) for text, score in cells]
+    return found
+
+
+def content_tokens(text: str) -> list[str]:
+    """Return the lowercased content words of a text (no stopwords or punctuation), in order."""
+    return [w for w in (t.lower() for t in tokens(text)) if w[:1].isalnum() and w not in _STOP]
+
+
+def _sentence_candidates(
+    sentence: str, shape: QuestionShape, seen: Seen, weight: float
+) -> list[Scored]:
+    words = tokens(sentence)
+    spans = sentence_spans(sentence, words)
+    marks = token_marks(words, spans)
+    hits = [i for i, mark in enumerate(marks) if mark & seen.asked]
+    near_to = [i for i in hits if marks[i] & seen.relation] or hits
+    overlap = len(set().union(*(marks[i] for i in hits)) & seen.asked) / max(len(seen.asked), 1)
+    if shape.kind == "place":
+        spans += joined_places(spans, words)
+    pivots = pivot_ends(words, shape.pivot)
+    scored = []
+    for span in spans:
+        fit = KIND_FIT[shape.kind][span.kind] * _novelty(span.text, seen.asked)
+        if span.kind == "name":
+            fit *= name_factor(span, words, shape.kind) * seen.title_factor(span.text)
+            if shape.kind == "place":
+                fit *= place_factor(span, words, shape.region)
+        if fit > 0:
+            near = _proximity(span, near_to) * _pivot_bonus(span, pivots)
+            text = answer_text(span, shape.kind)
+            scored.append(Scored(text, weight * (0.5 + overlap) * fit * near))
+    return scored
+
+
+def pivot_ends(words: Sequence[str], pivot: Sequence[str]) -> list[int]:
+    """Return the token positions right after each occurrence of the pivot words."""
+    if not pivot:
+        return []
+    want = stem_words(list(pivot))
+    have = stem_words([w.lower() for w in words])
+    size = len(want)
+    return [i + size for i in range(len(have) - size + 1) if have[i : i + size] == want]
+
+
+def _pivot_bonus(span: Span, pivots: Sequence[int]) -> float:
+    return PIVOT_BONUS if any(0 <= span.start - end < PIVOT_REACH for end in pivots) else 1.0
+
+
+def _novelty(text: str, asked: set[str]) -> float:
+    """Return the share of a span's content words the question does not contain."""
+    words = content_tokens(text)
+    if not words:
+        return 0.0
+    return sum(stem not in asked for stem in stem_words(words)) / len(words)
+
+
+def _proximity(span: Span, hits: Sequence[int]) -> float:
+    """Return 1 / (1 + distance / scale) from the span to the nearest question word outside it."""
+    outside = [i for i in hits if not span.start <= i < span.end]
+    if not outside:
+        return NO_MATCH_PROXIMITY
+    distance = min(span.start - i if i < span.start else i - span.end + 1 for i in outside)
+    return 1.0 / (1.0 + distance / PROXIMITY_SCALE)
+
+
+def _share(text: str, asked: set[str]) -> float:
+    """Return the share of the question's content stems that a text contains."""
+    if not asked:
+        return 0.0
+    return len(asked & set(stem_words(content_tokens(text)))) / len(asked)

@@ -1,0 +1,28 @@
+"""The check every question passes as it enters a run: a non-empty string.
+
+The CLI, the Python API (`graph_agent.api.ask`, every system's run) and FiF's first node
+call it, so an empty question stops with one clear message instead of an empty ranking
+(or, in Studio, an internal error).
+"""
+
+from __future__ import annotations
+
+from tools.errors import InputError
+
+
+def require_question(question: object, field: str = "question") -> str:
+    """Return the question stripped of surrounding space.
+
+    Raises:
+        InputError: If it is not a string or holds only whitespace; the message names the field.
+    """
+    if not isinstance(question, str):
+        raise InputError(
+            f"{field} must be a string, got {type(question).__name__}: give the question to ask"
+        )
+    text = question.strip()
+    if not text:
+        raise InputError(
+            f'{field} is empty: give the question to ask, e.g. fif ask "Who founded X?" -i DIR'
+        )
+    return text
