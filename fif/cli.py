@@ -10,9 +10,11 @@ from __future__ import annotations
 from evals.cli import eval_command
 from evals.convert_cli import convert_command
 from graph_agent.cli import app, run_app
+from serve.cli import serve_command
 
 app.command("eval", help="Evaluate systems on a bundle's questions.")(eval_command)
 app.command("convert", help="Turn a benchmark's raw files into a bundle.")(convert_command)
+app.command("serve", help="Serve a web page and a JSON API over an index.")(serve_command)
 
 
 def main() -> None:
