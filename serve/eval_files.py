@@ -83,13 +83,18 @@ def _results(path: Path) -> list[dict[str, Any]]:
             {
                 "qid": qid,
                 "system": system,
-                "top": [r.get("component_id") for r in ranking[:SHOWN_RANKS]],
+                "top": [_component(entry) for entry in ranking[:SHOWN_RANKS]],
                 "latency_ms": record.get("latency_ms"),
                 "answer": record.get("answer"),
                 "error": record.get("error"),
             }
         )
     return rows
+
+
+def _component(entry: Any) -> str:
+    """Return the id of a ranking entry (results.jsonl stores ids; older lines dicts)."""
+    return str(entry.get("component_id", "")) if isinstance(entry, dict) else str(entry)
 
 
 def run_file(runs_dir: Path, name: str, file: str) -> tuple[Path, str]:
