@@ -16,6 +16,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 
 from serve import api, eval_api, live
 from serve.errors import ConflictError, NotFoundError, OutsideFolderError
@@ -57,7 +58,8 @@ def create_app(settings: ServeSettings) -> FastAPI:
         logger.info("serving %s", settings.index_dir)
         yield
 
-    app = FastAPI(title="FiF", summary="Search and watch the FiF agent.", lifespan=lifespan)
+    # FastAPIOffline: the /docs and /redoc pages load their scripts from the package, not a CDN
+    app = FastAPIOffline(title="FiF", summary="Search and watch the FiF agent.", lifespan=lifespan)
     app.middleware("http")(_guard(settings.token))
     app.add_exception_handler(FiFError, _fif_error)  # type: ignore[arg-type]
     for router in (api.router, live.router, eval_api.router):

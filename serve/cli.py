@@ -14,7 +14,7 @@ import typer
 from serve.settings import ServeSettings
 from tools.errors import MissingDependencyError
 
-SERVER_PACKAGES = ("fastapi", "uvicorn", "sse_starlette")
+SERVER_PACKAGES = ("fastapi", "fastapi_offline", "uvicorn", "sse_starlette")
 
 
 def serve_command(

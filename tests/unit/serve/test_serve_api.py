@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -138,3 +140,11 @@ def test_the_page_and_its_assets_are_served_from_the_package(client: TestClient)
     assert client.get("/static/app.js").status_code == 200
     assert client.get("/static/../app.py").status_code == 404
     assert client.get("/openapi.json").json()["paths"]["/api/search"]
+
+
+def test_the_api_docs_load_nothing_from_a_cdn(client: TestClient) -> None:
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and "swagger-ui-bundle.js" in docs.text
+    assert "cdn" not in docs.text.lower() and "https://" not in docs.text
+    script = re.search(r'src="([^"]+swagger-ui-bundle.js)"', docs.text)
+    assert script and client.get(script.group(1)).status_code == 200

@@ -1,0 +1,199 @@
+"""Load on one `fif serve`: N concurrent searches and offline asks beside the in-process API.
+
+Usage: python benchmarks/serve_load.py INDEX [--questions Q.jsonl] [--levels 1,4,16]
+       [--searches 48] [--asks 16] [--out runs/serve_load]
+
+INDEX is written to (the asks' checkpoints go next to it): give a copy, e.g.
+`cp -r .fif/sample-index /tmp/load-index`. The script starts one server on a free loopback
+port, then for each N runs the same queries through it (httpx, N client threads) and through
+the library in this process (N threads over `tools.search.dense_search` and the registry's
+`fif` ask), after one warm-up pass of every search query on both paths. It prints and writes
+(OUT/serve_load.json) throughput and p50/p95 latency per kind, path and N; it fails when a
+request fails or a thread's checkpoints hold another question than the one asked there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from graph_agent.replay import sqlite_checkpointer
+from graph_agent.systems import ask_system
+from state.context import Context
+from tools.corpus_index import open_index
+from tools.search import dense_search
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE_QUESTIONS = REPO / "samples" / "ottqa-sample" / "questions.jsonl"
+K = 10
+
+
+def percentile(values: list[float], share: float) -> float:
+    """Return the nearest-rank percentile of a list of latencies."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
+
+
+def measure(call: Callable[[str], Any], inputs: list[str], workers: int) -> dict[str, float]:
+    """Run `call` on every input with `workers` threads; return throughput and latencies."""
+    latencies: list[float] = []
+
+    def timed(item: str) -> None:
+        started = time.perf_counter()
+        call(item)
+        latencies.append((time.perf_counter() - started) * 1000.0)
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(timed, inputs))  # re-raises the first failure
+    wall = time.perf_counter() - started
+    return {
+        "requests": len(inputs),
+        "per_s": round(len(inputs) / wall, 2),
+        "p50_ms": round(statistics.median(latencies), 2),
+        "p95_ms": round(percentile(latencies, 0.95), 2),
+    }
+
+
+def start_server(index: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start `fif serve` on a free loopback port; return the process and its URL."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = int(probe.getsockname()[1])
+    command = [sys.executable, "-m", "fif", "serve", "--index", str(index), "--port", str(port)]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    process = subprocess.Popen(command, cwd=REPO, env=env, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(url + "/api/systems", timeout=2).raise_for_status()
+            return process, url
+        except httpx.HTTPError:
+            if process.poll() is not None:
+                raise SystemExit(f"fif serve exited with {process.returncode}") from None
+            time.sleep(0.5)
+    raise SystemExit("fif serve did not start in 180 s")
+
+
+class ServerPath:
+    """Searches and asks through the HTTP API; remembers which thread asked what."""
+
+    def __init__(self, url: str) -> None:
+        self.client = httpx.Client(base_url=url, timeout=300)
+        self.asked: dict[str, str] = {}
+
+    def search(self, query: str) -> None:
+        """Search through the server; a non-200 answer raises."""
+        self.client.get("/api/search", params={"q": query, "k": K}).raise_for_status()
+
+    def ask(self, question: str) -> None:
+        """Ask FiF through the server (offline) and note the thread it ran in."""
+        thread = uuid.uuid4().hex[:12]
+        body = {"question": question, "k": K, "thread_id": thread}
+        self.client.post("/api/ask", json=body).raise_for_status()
+        self.asked[thread] = question
+
+
+class LibraryPath:
+    """The same searches and asks through the library in this process."""
+
+    def __init__(self, index: Path) -> None:
+        self.index = open_index(index)
+        self.context = Context.from_env({"index_dir": str(index), "top_k": K})
+        self.asked: dict[str, str] = {}
+
+    def search(self, query: str) -> None:
+        """Search in process, exactly as /api/search does."""
+        dense_search(self.index, query, "subcomponent", K)
+
+    def ask(self, question: str) -> None:
+        """Ask FiF in process with the same SQLite checkpoints as the server."""
+        thread = uuid.uuid4().hex[:12]
+        ask_system("fif").run(question, self.context, thread)
+        self.asked[thread] = question
+
+
+def unmixed(index: Path, asked: dict[str, str]) -> list[str]:
+    """Return the threads whose checkpoints hold another question or more than one run."""
+    from graph_agent.graph import fif_graph
+
+    mixed = []
+    with sqlite_checkpointer(index) as saver:
+        graph = fif_graph(saver)
+        for thread, question in asked.items():
+            history = list(graph.get_state_history({"configurable": {"thread_id": thread}}))
+            inputs = [s for s in history if (s.metadata or {}).get("source") == "input"]
+            questions = {s.values.get("question") for s in history if s.values.get("question")}
+            if len(inputs) != 1 or questions != {question}:
+                mixed.append(thread)
+    return mixed
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Measure every level on both paths; return the figures."""
+    lines = args.questions.read_text(encoding="utf-8").splitlines()
+    questions = [json.loads(line)["question"] for line in lines if line.strip()]
+    searches = [questions[n % len(questions)] for n in range(args.searches)]
+    asks = questions[: args.asks]
+    process, url = start_server(args.index)
+    figures: dict[str, Any] = {"levels": {}}
+    try:
+        paths = {"server": ServerPath(url), "in_process": LibraryPath(args.index)}
+        for path in paths.values():
+            measure(path.search, sorted(set(searches)), 1)  # warm: models, caches, BM25
+        for level in args.levels:
+            row: dict[str, Any] = {}
+            for name, path in paths.items():
+                row[f"search_{name}"] = measure(path.search, searches, level)
+                row[f"ask_{name}"] = measure(path.ask, asks, level)
+            figures["levels"][str(level)] = row
+            print(f"N={level}: " + json.dumps(row))
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+    for name, path in paths.items():
+        mixed = unmixed(args.index, path.asked)
+        if mixed:
+            raise SystemExit(f"{name}: checkpoints of threads {mixed[:5]} mix runs")
+        figures[f"threads_checked_{name}"] = len(path.asked)
+    one = figures["levels"].get("1")
+    if one:
+        ratio = one["search_server"]["p50_ms"] / one["search_in_process"]["p50_ms"]
+        figures["search_p50_ratio_at_1"] = round(ratio, 2)
+    return figures
+
+
+def main() -> None:
+    """Parse the arguments, run the load and write OUT/serve_load.json."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("index", type=Path)
+    parser.add_argument("--questions", type=Path, default=SAMPLE_QUESTIONS)
+    parser.add_argument("--levels", default="1,4,16")
+    parser.add_argument("--searches", type=int, default=48)
+    parser.add_argument("--asks", type=int, default=16)
+    parser.add_argument("--out", type=Path, default=Path("runs/serve_load"))
+    args = parser.parse_args()
+    args.levels = [int(level) for level in args.levels.split(",")]
+    figures = run(args)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "serve_load.json").write_text(json.dumps(figures, indent=2) + "\n")
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()
