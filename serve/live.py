@@ -22,6 +22,7 @@ from serve.schemas import THREAD_PATTERN, AskQuery, AskRequest, ForkRequest
 from serve.served import Served, served
 from serve.thread_list import list_threads
 from state.context import Context
+from tools.errors import ConfigError
 
 router = APIRouter(prefix="/api")
 State = Annotated[Served, Depends(served)]
@@ -106,19 +107,24 @@ def checkpoints(state: State, thread_id: ThreadId) -> dict[str, Any]:
 
 @router.post("/threads/{thread_id}/fork")
 def fork(state: State, thread_id: ThreadId, request: ForkRequest) -> dict[str, str]:
-    """Re-run a FiF thread from a checkpoint (a new branch), optionally with another budget."""
+    """Re-run a FiF thread from a checkpoint (a new branch), with another budget or subquery."""
     found = thread_history(state.index_dir, thread_id)
     if found is None or found[0] != "fif":
         raise NotFoundError(f"no FiF thread {thread_id!r} here; forks replay FiF threads")
-    ids = {str(s.config["configurable"]["checkpoint_id"]) for s in found[1]}
-    if request.checkpoint_id not in ids:
+    at = {str(s.config["configurable"]["checkpoint_id"]): s for s in found[1]}
+    if request.checkpoint_id not in at:
         raise NotFoundError(f"thread {thread_id!r} has no checkpoint {request.checkpoint_id!r}")
+    if request.subquery and tuple(at[request.checkpoint_id].next) != ("traverser",):
+        raise ConfigError(
+            "an edited subquery forks from a checkpoint before a traversal (next node: "
+            f"traverser); {request.checkpoint_id} runs {list(at[request.checkpoint_id].next)}"
+        )
     context = stored_context(state.index_dir, thread_id)
     changes = {"max_steps": request.max_steps, "backend": request.backend}
     changes = {key: value for key, value in changes.items() if value is not None}
     context = Context.model_validate({**context.model_dump(), **changes})
     question = str(found[1][0].values.get("question", ""))
-    run = RunRequest(thread_id, "fif", question, context, request.checkpoint_id)
+    run = RunRequest(thread_id, "fif", question, context, request.checkpoint_id, request.subquery)
     if state.logs.running(thread_id):
         raise ConflictError(f"thread {thread_id!r} is running; fork it once it ends")
     start_run(state.logs, state.index.graph, run)

@@ -38,6 +38,8 @@ class RunRequest:
     question: str
     context: Context
     checkpoint_id: str | None = None
+    subquery: str | None = None
+    """For a fork before a traversal: the subquery that traversal searches instead."""
 
 
 def streams(system: str) -> bool:
@@ -95,6 +97,8 @@ def _streamed(logs: EventLogs, request: RunRequest) -> dict[str, Any]:
         compiled = REPLAY_GRAPHS[request.system](saver)
         config = run_config(request.thread_id, request.context, request.checkpoint_id)
         config["metadata"][SYSTEM_KEY] = request.system
+        if request.subquery:
+            config = _edited(compiled, config, request.subquery)
         graph_input = None if request.checkpoint_id else {"question": request.question}
         checkpoint_id = request.checkpoint_id
         for mode, chunk in compiled.stream(
@@ -108,6 +112,25 @@ def _streamed(logs: EventLogs, request: RunRequest) -> dict[str, Any]:
                 logs.append(request.thread_id, "step", summary)
         values: dict[str, Any] = compiled.get_state(config).values
         return values
+
+
+def _edited(compiled: Any, config: dict[str, Any], subquery: str) -> dict[str, Any]:
+    """Branch a checkpoint before a traversal with another subquery; return the branch's config.
+
+    The edit is written as the orchestrator's decision (`update_state(as_node=...)`), so the
+    graph routes to the traverser as it would have, and the trace shows who decided it.
+    """
+    action = compiled.get_state(config).values["next_action"]
+    edited = {
+        **action,
+        "subquery": subquery,
+        "reason": f"subquery edited in fif serve (was {action['subquery']!r})",
+        "decided_by": "user",
+    }
+    at = {**config, "configurable": {"checkpoint_ns": "", **config["configurable"]}}
+    branch = compiled.update_state(at, {"next_action": edited}, as_node="orchestrator")
+    checkpoint_id = branch["configurable"]["checkpoint_id"]
+    return {**config, "configurable": {**config["configurable"], "checkpoint_id": checkpoint_id}}
 
 
 def result_payload(

@@ -77,3 +77,9 @@ class ForkRequest(BaseModel):
     checkpoint_id: str = Field(pattern=CHECKPOINT_PATTERN)
     max_steps: int | None = Field(None, ge=1, le=50, description="New traversal budget.")
     backend: Backend | None = Field(None, description="Another backend for the rerun.")
+    subquery: str | None = Field(
+        None,
+        min_length=1,
+        max_length=MAX_QUESTION_CHARS,
+        description="Search this instead (a checkpoint whose next node is the traverser).",
+    )

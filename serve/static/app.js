@@ -226,13 +226,14 @@ async function replay(threadId) {
   target.replaceChildren(el("p", { class: "status" }, "loading " + threadId + "…"));
   const log = await api(`/api/threads/${encodeURIComponent(threadId)}/log`);
   const budget = el("input", { type: "number", min: 1, max: 50, placeholder: "budget", id: "fork-steps" });
+  const subquery = el("input", { placeholder: "edited subquery (fork at a traverser step)", id: "fork-subquery", size: 40 });
   const place = el("span", { id: "replay-position" });
   const next = el("button", { id: "replay-next" }, "next step");
   const all = el("button", { id: "replay-all" }, "all steps");
   const trace = el("div");
-  target.replaceChildren(el("h3", {}, "Replay " + threadId), el("div", { class: "stepper" }, next, all, place, "fork budget", budget), trace);
+  target.replaceChildren(el("h3", {}, "Replay " + threadId), el("div", { class: "stepper" }, next, all, place, "fork with budget", budget, subquery), trace);
   const view = traceView(trace);
-  const onFork = (checkpointId) => fork(threadId, checkpointId, budget.value);
+  const onFork = (checkpointId) => fork(threadId, checkpointId, budget.value, subquery.value.trim());
   let shown = 0;
   const step = () => {
     if (shown >= log.events.length) return;
@@ -245,9 +246,10 @@ async function replay(threadId) {
   step();
 }
 
-async function fork(threadId, checkpointId, budget) {
+async function fork(threadId, checkpointId, budget, subquery) {
   const body = { checkpoint_id: checkpointId };
   if (budget) body.max_steps = Number(budget);
+  if (subquery) body.subquery = subquery;
   const target = document.getElementById("replay");
   try {
     const started = await api(`/api/threads/${encodeURIComponent(threadId)}/fork`, body);

@@ -93,6 +93,22 @@ def test_checkpoints_and_a_fork_with_a_smaller_budget(client: TestClient) -> Non
     assert len(after) > len(rows) and parents.count(orchestrating["checkpoint_id"]) == 2
 
 
+def test_a_fork_before_a_traversal_searches_an_edited_subquery(client: TestClient) -> None:
+    thread = client.post("/api/ask", json={"question": QUESTION}).json()["thread_id"]
+    rows = client.get(f"/api/threads/{thread}/checkpoints").json()["checkpoints"]
+    before_traversal = next(r for r in rows if r["next_nodes"] == ["traverser"])
+    fork = {"checkpoint_id": before_traversal["checkpoint_id"], "subquery": "flag of Warsaw"}
+    events = sse(client, client.post(f"/api/threads/{thread}/fork", json=fork).json()["events"])
+    searched = [e["data"]["traversal"]["subquery"] for e in events if "traversal" in e["data"]]
+    assert searched[0] == "flag of Warsaw"
+    planning = next(r for r in rows if r["next_nodes"] == ["planner"])
+    refused = client.post(
+        f"/api/threads/{thread}/fork",
+        json={"checkpoint_id": planning["checkpoint_id"], "subquery": "flag of Warsaw"},
+    )
+    assert refused.status_code == 400 and "next node: traverser" in refused.json()["detail"]
+
+
 def test_fork_and_replay_errors_are_4xx_with_reasons(client: TestClient) -> None:
     thread = client.post("/api/ask", json={"question": QUESTION}).json()["thread_id"]
     missing = client.post(f"/api/threads/{thread}/fork", json={"checkpoint_id": "1f0-abc"})
