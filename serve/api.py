@@ -12,10 +12,10 @@ from typing import Annotated, Any, cast, get_args
 from fastapi import APIRouter, Depends, Path, Query
 
 from graph_agent.api import RunResult
-from graph_agent.replay import sqlite_checkpointer
+from graph_agent.replay import REPLAY_GRAPHS, sqlite_checkpointer
 from graph_agent.systems import ASK_SYSTEMS, ask_system
 from serve.errors import NotFoundError
-from serve.runs import REPLAY_GRAPHS, result_payload, streams
+from serve.runs import result_payload, streams
 from serve.schemas import MAX_K, MAX_QUESTION_CHARS, AskRequest, CompareRequest, Granularity
 from serve.served import Served, served
 from serve.views import card, component_page, search_why

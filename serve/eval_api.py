@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path as FilePath
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query
@@ -16,7 +17,7 @@ State = Annotated[Served, Depends(served)]
 RunName = Annotated[str, Query(min_length=1, max_length=300, description="A run of the list.")]
 
 
-def _runs_dir(state: Served) -> Any:
+def _runs_dir(state: Served) -> FilePath:
     if state.settings.runs_dir is None:
         raise NotFoundError("this server has no runs folder; start it with --runs DIR")
     return state.settings.runs_dir

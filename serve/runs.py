@@ -20,7 +20,6 @@ from serve.events import EventLogs
 from serve.steps import checkpoint_steps, step_summary
 from serve.views import ranked_cards
 from state.context import Context
-from tools.errors import FiFError
 from tools.layered_graph import LayeredGraph
 
 logger = logging.getLogger(__name__)
@@ -68,8 +67,9 @@ def start_run(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> thre
 
 
 def _run(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> None:
-    """Run and log; a failure becomes an `error` event (the run is over, the server is not)."""
+    """Run and log; the log always ends, and a failure is an `error` event before the end."""
     started = time.perf_counter()
+    ended: dict[str, Any] = {"failed": True}
     try:
         if streams(request.system):
             final = _streamed(logs, request)
@@ -82,13 +82,13 @@ def _run(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> None:
             candidates, history = {}, result.history
             for record in result.history:
                 logs.append(request.thread_id, "step", step_summary("step", {"history": [record]}))
-        elapsed = (time.perf_counter() - started) * 1000.0
         logs.append(request.thread_id, "result", result_payload(graph, final, candidates, history))
-        logs.append(request.thread_id, "end", {"latency_ms": round(elapsed, 1)})
-    except (FiFError, ValueError, KeyError, OSError, RuntimeError) as error:
+        ended = {"latency_ms": round((time.perf_counter() - started) * 1000.0, 1)}
+    except Exception as error:  # any failure ends this run only: recorded in its log and here
         logger.warning("run %s failed: %s: %s", request.thread_id, type(error).__name__, error)
         logs.append(request.thread_id, "error", {"message": f"{type(error).__name__}: {error}"})
-        logs.append(request.thread_id, "end", {"failed": True})
+    finally:
+        logs.append(request.thread_id, "end", ended)
 
 
 def _streamed(logs: EventLogs, request: RunRequest) -> dict[str, Any]:

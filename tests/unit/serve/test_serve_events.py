@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import pytest
 
 from serve.events import EventLogs, parse_event_id
+from serve.runs import RunRequest, start_run
 from serve.steps import step_summary
+from state.context import Context
+from tools.layered_graph import LayeredGraph
 
 
 def test_events_are_numbered_per_thread_and_read_after_an_id() -> None:
@@ -82,3 +86,13 @@ def test_step_summaries_keep_what_the_trace_shows() -> None:
     }
     assert step_summary("orchestrator", {"decisions": [action]})["decision"]["anchor"] == 2
     assert step_summary("reranker", None) == {"node": "reranker", "cost": {}}
+
+
+def test_a_failing_run_ends_its_log_with_the_reason(tmp_path: Path) -> None:
+    logs = EventLogs()
+    missing = tmp_path / "no-index"
+    request = RunRequest("t1", "fif", "Who?", Context(index_dir=str(missing)))
+    start_run(logs, LayeredGraph(), request).join(timeout=60)
+    events, done = logs.after("t1", -1)
+    assert done and [e.kind for e in events] == ["thread", "error", "end"]
+    assert str(missing) in events[1].data["message"] and events[2].data == {"failed": True}
