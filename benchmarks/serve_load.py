@@ -5,7 +5,7 @@ Usage: python benchmarks/serve_load.py INDEX [--questions Q.jsonl] [--levels 1,4
 
 INDEX is written to (the asks' checkpoints go next to it): give a copy, e.g.
 `cp -r .fif/sample-index /tmp/load-index`. The script starts one server on a free loopback
-port, then for each N runs the same queries through it (httpx, N client threads) and through
+port, then for each N runs the same queries through it (N client threads) and through
 the library in this process (N threads over `tools.search.dense_search` and the registry's
 `fif` ask), after one warm-up pass of every search query on both paths. It prints and writes
 (OUT/serve_load.json) throughput and p50/p95 latency per kind, path and N; it fails when a
@@ -15,6 +15,7 @@ request fails or a thread's checkpoints hold another question than the one asked
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import signal
@@ -22,14 +23,15 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
+import urllib.parse
+import urllib.request
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
-
-import httpx
 
 from graph_agent.replay import sqlite_checkpointer
 from graph_agent.systems import ask_system
@@ -81,9 +83,9 @@ def start_server(index: Path) -> tuple[subprocess.Popen[bytes], str]:
     deadline = time.monotonic() + 180
     while time.monotonic() < deadline:
         try:
-            httpx.get(url + "/api/systems", timeout=2).raise_for_status()
-            return process, url
-        except httpx.HTTPError:
+            with urllib.request.urlopen(url + "/api/systems", timeout=2):
+                return process, url
+        except OSError:  # refused until the server listens
             if process.poll() is not None:
                 raise SystemExit(f"fif serve exited with {process.returncode}") from None
             time.sleep(0.5)
@@ -91,21 +93,37 @@ def start_server(index: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 
 class ServerPath:
-    """Searches and asks through the HTTP API; remembers which thread asked what."""
+    """Searches and asks through the HTTP API; remembers which thread asked what.
+
+    Each client thread keeps one keep-alive connection (stdlib http.client: the lightest
+    Python client, so the figures are the server's, not a client library's).
+    """
 
     def __init__(self, url: str) -> None:
-        self.client = httpx.Client(base_url=url, timeout=300)
+        self.address = urllib.parse.urlsplit(url).netloc
+        self.local = threading.local()
         self.asked: dict[str, str] = {}
+
+    def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        if not hasattr(self.local, "connection"):
+            self.local.connection = http.client.HTTPConnection(self.address, timeout=300)
+        data = json.dumps(body).encode() if body is not None else None
+        headers = {"Content-Type": "application/json"} if data else {}
+        self.local.connection.request(method, path, body=data, headers=headers)
+        response = self.local.connection.getresponse()
+        payload = response.read()
+        if response.status != 200:
+            raise RuntimeError(f"{method} {path}: {response.status} {payload[:300]!r}")
+        return json.loads(payload)
 
     def search(self, query: str) -> None:
         """Search through the server; a non-200 answer raises."""
-        self.client.get("/api/search", params={"q": query, "k": K}).raise_for_status()
+        self._call("GET", "/api/search?" + urllib.parse.urlencode({"q": query, "k": K}))
 
     def ask(self, question: str) -> None:
         """Ask FiF through the server (offline) and note the thread it ran in."""
         thread = uuid.uuid4().hex[:12]
-        body = {"question": question, "k": K, "thread_id": thread}
-        self.client.post("/api/ask", json=body).raise_for_status()
+        self._call("POST", "/api/ask", {"question": question, "k": K, "thread_id": thread})
         self.asked[thread] = question
 
 

@@ -29,7 +29,7 @@ State = Annotated[Served, Depends(served)]
 
 
 @router.get("/systems")
-def systems() -> dict[str, Any]:
+async def systems() -> dict[str, Any]:
     """List the systems and backends a run may use; `streams`: its steps arrive live."""
     return {
         "systems": [{"name": name, "streams": streams(name)} for name in ASK_SYSTEMS],
@@ -39,14 +39,18 @@ def systems() -> dict[str, Any]:
 
 
 @router.get("/search")
-def search(
+async def search(
     state: State,
     q: Annotated[str, Query(min_length=1, max_length=MAX_QUESTION_CHARS, description="Query.")],
     k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
     mode: Annotated[SearchMode, Query(description="dense | sparse (BM25) | hybrid")] = "dense",
     granularity: Granularity = "subcomponent",
 ) -> dict[str, Any]:
-    """Rank components in one shot (no agent), with the passage that earned each score."""
+    """Rank components in one shot (no agent), with the passage that earned each score.
+
+    It runs on the event loop: a warm search takes a few milliseconds, less than the two
+    thread hops a worker thread would add, and the GIL would serialise it anyway.
+    """
     meter = CostMeter()
     started = time.perf_counter()
     found = dense_search(state.index, q, granularity, k, meter, mode=mode)
@@ -63,7 +67,7 @@ def search(
 
 
 @router.get("/components/{component_id:path}")
-def component(
+async def component(
     state: State, component_id: Annotated[str, Path(min_length=1, max_length=512)]
 ) -> dict[str, Any]:
     """Return a component (or subcomponent, or document) with its page and neighbours."""

@@ -7,19 +7,19 @@ the page and its static files are public, they hold no data.
 
 from __future__ import annotations
 
-import hmac
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from serve import api, eval_api, live
 from serve.errors import ConflictError, NotFoundError, OutsideFolderError
+from serve.guard import Guard
 from serve.served import Served
 from serve.settings import ServeSettings
 from tools.corpus_index import open_index
@@ -34,7 +34,6 @@ from tools.errors import (
 logger = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_BODY_BYTES = 64 * 1024
 STATUS = (
     (OutsideFolderError, 403),
     (NotFoundError, 404),
@@ -60,7 +59,7 @@ def create_app(settings: ServeSettings) -> FastAPI:
 
     # FastAPIOffline: the /docs and /redoc pages load their scripts from the package, not a CDN
     app = FastAPIOffline(title="FiF", summary="Search and watch the FiF agent.", lifespan=lifespan)
-    app.middleware("http")(_guard(settings.token))
+    app.add_middleware(Guard, token=settings.token)
     app.add_exception_handler(FiFError, _fif_error)  # type: ignore[arg-type]
     for router in (api.router, live.router, eval_api.router):
         app.include_router(router)
@@ -71,33 +70,6 @@ def create_app(settings: ServeSettings) -> FastAPI:
         return FileResponse(STATIC / "index.html")
 
     return app
-
-
-Handler = Callable[[Request], Awaitable[Response]]
-
-
-def _guard(token: str | None) -> Callable[[Request, Handler], Awaitable[Response]]:
-    """Return the middleware refusing oversized bodies and API requests without the token."""
-
-    async def guard(request: Request, call_next: Handler) -> Response:
-        length = request.headers.get("content-length", "0")
-        if not length.isdigit() or int(length) > MAX_BODY_BYTES:
-            message = f"request body over {MAX_BODY_BYTES} bytes (or a bad Content-Length)"
-            return JSONResponse({"detail": message}, status_code=413)
-        if token and request.url.path.startswith("/api/") and not _authorised(request, token):
-            detail = "this server needs its token: Authorization: Bearer <token> or ?token=<token>"
-            return JSONResponse({"detail": detail}, status_code=401)
-        return await call_next(request)
-
-    return guard
-
-
-def _authorised(request: Request, token: str) -> bool:
-    header = request.headers.get("authorization", "")
-    given = (
-        header[7:] if header.lower().startswith("bearer ") else request.query_params.get("token")
-    )
-    return given is not None and hmac.compare_digest(given.encode(), token.encode())
 
 
 async def _fif_error(request: Request, error: FiFError) -> JSONResponse:

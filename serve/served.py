@@ -39,7 +39,7 @@ class Served:
         return ask_system(system).context_type.from_env(overrides)
 
 
-def served(request: Request) -> Served:
-    """Return the app's Served state (a FastAPI dependency)."""
+async def served(request: Request) -> Served:
+    """Return the app's Served state (a FastAPI dependency; async: no thread hop)."""
     state: Served = request.app.state.served
     return state

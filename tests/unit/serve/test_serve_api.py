@@ -126,6 +126,12 @@ def test_an_oversized_body_is_a_413(client: TestClient) -> None:
     assert "over 65536 bytes" in response.json()["detail"]
 
 
+def test_a_body_without_its_length_is_a_411(client: TestClient) -> None:
+    chunks = iter([b'{"question": "', b"radium", b'"}'])
+    response = client.post("/api/ask", content=chunks, headers={"content-type": "application/json"})
+    assert response.status_code == 411 and "Content-Length" in response.json()["detail"]
+
+
 def test_compare_runs_each_system_side_by_side(client: TestClient) -> None:
     payload = {"question": QUESTION, "systems": ["dense", "fif", "dense"], "k": 3}
     body = client.post("/api/compare", json=payload).json()
