@@ -1,15 +1,16 @@
 """Load on one `fif serve`: N concurrent searches and offline asks beside the in-process API.
 
 Usage: python benchmarks/serve_load.py INDEX [--questions Q.jsonl] [--levels 1,4,16]
-       [--searches 48] [--asks 16] [--out runs/serve_load]
+       [--searches 96] [--asks 16] [--out runs/serve_load]
 
 INDEX is written to (the asks' checkpoints go next to it): give a copy, e.g.
 `cp -r .fif/sample-index /tmp/load-index`. The script starts one server on a free loopback
 port, then for each N runs the same queries through it (N client threads) and through
 the library in this process (N threads over `tools.search.dense_search` and the registry's
-`fif` ask), after one warm-up pass of every search query on both paths. It prints and writes
-(OUT/serve_load.json) throughput and p50/p95 latency per kind, path and N; it fails when a
-request fails or a thread's checkpoints hold another question than the one asked there.
+`fif` ask), alternating the two paths batch by batch, after one warm-up pass of every
+search query on both paths. It prints and writes (OUT/serve_load.json) throughput and
+p50/p95 latency per kind, path and N; it fails when a request fails or a thread's
+checkpoints hold another question than the one asked there.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ from tools.search import dense_search
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_QUESTIONS = REPO / "samples" / "ottqa-sample" / "questions.jsonl"
 K = 10
+ROUND_PER_WORKER = 4
+"""Inputs per worker in one batch before the other path takes its turn."""
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -50,8 +53,10 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
 
 
-def measure(call: Callable[[str], Any], inputs: list[str], workers: int) -> dict[str, float]:
-    """Run `call` on every input with `workers` threads; return throughput and latencies."""
+def timed_batch(
+    call: Callable[[str], Any], inputs: list[str], workers: int
+) -> tuple[list[float], float]:
+    """Run `call` on every input with `workers` threads; return latencies (ms) and wall (s)."""
     latencies: list[float] = []
 
     def timed(item: str) -> None:
@@ -62,12 +67,33 @@ def measure(call: Callable[[str], Any], inputs: list[str], workers: int) -> dict
     started = time.perf_counter()
     with ThreadPoolExecutor(workers) as pool:
         list(pool.map(timed, inputs))  # re-raises the first failure
-    wall = time.perf_counter() - started
+    return latencies, time.perf_counter() - started
+
+
+def compare(
+    calls: dict[str, Callable[[str], Any]], inputs: list[str], workers: int
+) -> dict[str, dict[str, float]]:
+    """Measure each path on the same inputs, alternating paths batch by batch.
+
+    The machine is shared: alternating batches of `ROUND_PER_WORKER * workers` inputs
+    spreads any change in background load over both paths instead of one.
+    """
+    size = max(1, ROUND_PER_WORKER * workers)
+    latencies: dict[str, list[float]] = {name: [] for name in calls}
+    walls = dict.fromkeys(calls, 0.0)
+    for start in range(0, len(inputs), size):
+        for name, call in calls.items():
+            batch, wall = timed_batch(call, inputs[start : start + size], workers)
+            latencies[name] += batch
+            walls[name] += wall
     return {
-        "requests": len(inputs),
-        "per_s": round(len(inputs) / wall, 2),
-        "p50_ms": round(statistics.median(latencies), 2),
-        "p95_ms": round(percentile(latencies, 0.95), 2),
+        name: {
+            "requests": len(latencies[name]),
+            "per_s": round(len(latencies[name]) / walls[name], 2),
+            "p50_ms": round(statistics.median(latencies[name]), 2),
+            "p95_ms": round(percentile(latencies[name], 0.95), 2),
+        }
+        for name in calls
     }
 
 
@@ -173,12 +199,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     try:
         paths = {"server": ServerPath(url), "in_process": LibraryPath(args.index)}
         for path in paths.values():
-            measure(path.search, sorted(set(searches)), 1)  # warm: models, caches, BM25
+            timed_batch(path.search, sorted(set(searches)), 1)  # warm: models, caches, BM25
         for level in args.levels:
             row: dict[str, Any] = {}
-            for name, path in paths.items():
-                row[f"search_{name}"] = measure(path.search, searches, level)
-                row[f"ask_{name}"] = measure(path.ask, asks, level)
+            for kind, inputs in (("search", searches), ("ask", asks)):
+                calls = {name: getattr(path, kind) for name, path in paths.items()}
+                for name, stats in compare(calls, inputs, level).items():
+                    row[f"{kind}_{name}"] = stats
             figures["levels"][str(level)] = row
             print(f"N={level}: " + json.dumps(row))
     finally:
@@ -202,7 +229,7 @@ def main() -> None:
     parser.add_argument("index", type=Path)
     parser.add_argument("--questions", type=Path, default=SAMPLE_QUESTIONS)
     parser.add_argument("--levels", default="1,4,16")
-    parser.add_argument("--searches", type=int, default=48)
+    parser.add_argument("--searches", type=int, default=96)
     parser.add_argument("--asks", type=int, default=16)
     parser.add_argument("--out", type=Path, default=Path("runs/serve_load"))
     args = parser.parse_args()

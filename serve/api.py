@@ -38,8 +38,8 @@ async def systems() -> dict[str, Any]:
     }
 
 
-@router.get("/search")
-async def search(
+@router.get("/search", response_model=None)  # no response model: no second thread hop
+def search(
     state: State,
     q: Annotated[str, Query(min_length=1, max_length=MAX_QUESTION_CHARS, description="Query.")],
     k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
@@ -48,8 +48,9 @@ async def search(
 ) -> dict[str, Any]:
     """Rank components in one shot (no agent), with the passage that earned each score.
 
-    It runs on the event loop: a warm search takes a few milliseconds, less than the two
-    thread hops a worker thread would add, and the GIL would serialise it anyway.
+    A worker thread runs it (concurrent searches overlap where Chroma and numpy release the
+    GIL); without a response model FastAPI encodes the dict on the loop instead of
+    validating it in a second worker-thread hop.
     """
     meter = CostMeter()
     started = time.perf_counter()
