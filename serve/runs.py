@@ -72,7 +72,7 @@ def _run(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> None:
     ended: dict[str, Any] = {"failed": True}
     try:
         if streams(request.system):
-            final = _streamed(logs, request)
+            final = _streamed(logs, graph, request)
             candidates, history = final.get("candidates", {}), final.get("history", [])
         else:
             result = ask_system(request.system).run(
@@ -81,7 +81,8 @@ def _run(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> None:
             final = {"ranking": result.ranking, "answer": result.answer, "cost": result.cost}
             candidates, history = {}, result.history
             for record in result.history:
-                logs.append(request.thread_id, "step", step_summary("step", {"history": [record]}))
+                summary = step_summary("step", {"history": [record]}, graph)
+                logs.append(request.thread_id, "step", summary)
         logs.append(request.thread_id, "result", result_payload(graph, final, candidates, history))
         ended = {"latency_ms": round((time.perf_counter() - started) * 1000.0, 1)}
     except Exception as error:  # any failure ends this run only: recorded in its log and here
@@ -91,7 +92,7 @@ def _run(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> None:
         logs.append(request.thread_id, "end", ended)
 
 
-def _streamed(logs: EventLogs, request: RunRequest) -> dict[str, Any]:
+def _streamed(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> dict[str, Any]:
     """Stream the graph's updates into the log; return the thread's final state values."""
     with sqlite_checkpointer(request.context.index_dir) as saver:
         compiled = REPLAY_GRAPHS[request.system](saver)
@@ -108,7 +109,7 @@ def _streamed(logs: EventLogs, request: RunRequest) -> dict[str, Any]:
                 checkpoint_id = chunk["config"]["configurable"]["checkpoint_id"]
                 continue
             for node, update in chunk.items():
-                summary = {**step_summary(node, update), "checkpoint_id": checkpoint_id}
+                summary = {**step_summary(node, update, graph), "checkpoint_id": checkpoint_id}
                 logs.append(request.thread_id, "step", summary)
         values: dict[str, Any] = compiled.get_state(config).values
         return values
@@ -159,7 +160,7 @@ def rebuild_log(logs: EventLogs, graph: LayeredGraph, index_dir: str, thread_id:
     logs.append(
         thread_id, "thread", {"thread_id": thread_id, "system": system, "question": question}
     )
-    for summary in checkpoint_steps(list(reversed(history))):
+    for summary in checkpoint_steps(list(reversed(history)), graph):
         logs.append(thread_id, "step", summary)
     candidates, records = values.get("candidates", {}), values.get("history", [])
     logs.append(thread_id, "result", result_payload(graph, values, candidates, records))

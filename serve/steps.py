@@ -10,11 +10,21 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from tools.layered_graph import LayeredGraph
+
 TOP_COMPONENTS = 5
+TOP_DOCUMENTS = 8
+TOP_LINKS = 12
 
 
-def step_summary(node: str, update: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Return what the trace shows of one node's update (plain JSON)."""
+def step_summary(
+    node: str, update: Mapping[str, Any] | None, graph: LayeredGraph | None = None
+) -> dict[str, Any]:
+    """Return what the trace shows of one node's update (plain JSON).
+
+    With the graph, a traversal record also names the links it followed (document to
+    document), which the page draws.
+    """
     update = update or {}
     summary: dict[str, Any] = {"node": node}
     decisions = update.get("decisions") or []
@@ -22,10 +32,10 @@ def step_summary(node: str, update: Mapping[str, Any] | None) -> dict[str, Any]:
         summary["decision"] = _decision(decisions[-1])
     history = update.get("history") or []
     if history:
-        summary["record"] = _record(history[-1])
+        summary["record"] = _record(history[-1], graph)
     pending = update.get("pending_step")
     if pending:
-        summary["traversal"] = _record(pending)
+        summary["traversal"] = _record(pending, graph)
     if update.get("subqueries"):
         summary["subqueries"] = [
             {"index": s.get("index"), "text": s.get("text"), "status": s.get("status")}
@@ -49,14 +59,27 @@ def _decision(action: Mapping[str, Any]) -> dict[str, Any]:
     return {key: action.get(key) for key in keys}
 
 
-def _record(record: Mapping[str, Any]) -> dict[str, Any]:
+def _record(record: Mapping[str, Any], graph: LayeredGraph | None) -> dict[str, Any]:
     keys = ("step", "subquery", "strategy", "anchor", "success", "answerable", "reason")
+    documents = record.get("documents") or []
     found = record.get("components") or []
     return {
         **{key: record.get(key) for key in keys},
-        "documents": len(record.get("documents") or []),
+        "documents": len(documents),
+        "document_ids": [d.get("id") for d in documents[:TOP_DOCUMENTS]],
         "components": [c.get("id") for c in found[:TOP_COMPONENTS]],
+        "links": _links(graph, [*documents, *found]) if graph is not None else [],
     }
+
+
+def _links(graph: LayeredGraph, found: list[Mapping[str, Any]]) -> list[list[str]]:
+    """Return the document-to-document links a traversal followed (its hits' `via`)."""
+    links: dict[tuple[str, str], None] = {}
+    for hit in found:
+        via = hit.get("via")
+        if via and via in graph and hit.get("doc_id"):
+            links[(graph.node(via).doc_id, str(hit["doc_id"]))] = None
+    return [list(link) for link in links][:TOP_LINKS]
 
 
 def _plain(value: dict[str, Any]) -> dict[str, Any]:
@@ -65,7 +88,9 @@ def _plain(value: dict[str, Any]) -> dict[str, Any]:
     return plain
 
 
-def checkpoint_steps(history: list[Any]) -> Iterator[dict[str, Any]]:
+def checkpoint_steps(
+    history: list[Any], graph: LayeredGraph | None = None
+) -> Iterator[dict[str, Any]]:
     """Yield the step summaries of a thread's checkpoints (oldest first).
 
     Each snapshot's tasks ran from that checkpoint; a finished task's result is the node's
@@ -76,4 +101,5 @@ def checkpoint_steps(history: list[Any]) -> Iterator[dict[str, Any]]:
         for task in snapshot.tasks:
             if task.result is None or task.name.startswith("__"):
                 continue
-            yield {**step_summary(task.name, task.result), "checkpoint_id": checkpoint_id}
+            summary = step_summary(task.name, task.result, graph)
+            yield {**summary, "checkpoint_id": checkpoint_id}

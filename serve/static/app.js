@@ -173,15 +173,65 @@ function traceView(target) {
   const rows = el("tbody");
   const cost = el("div");
   const result = el("div");
+  const drawing = el("div", { class: "traversal" });
   const head = el("p", { class: "status" });
   target.replaceChildren(head, el("table", { class: "grid trace" },
-    el("thead", {}, el("tr", {}, ["node", "subquery", "strategy", "anchor", "verdict", "reason"].map((h) => el("th", {}, h)))), rows), cost, result);
-  return { head, rows, cost, result, total: {} };
+    el("thead", {}, el("tr", {}, ["node", "subquery", "strategy", "anchor", "verdict", "reason"].map((h) => el("th", {}, h)))), rows),
+    drawing, cost, result);
+  return { head, rows, cost, result, drawing, records: [], total: {} };
+}
+
+// The traversal over the document graph: one column per judged step, its documents as
+// dots (green: success, red: failure, blue: answered), the links it followed as lines from
+// the step that held the linking document; a re-anchored step (backtrack) and a changed
+// strategy for the same subquery (escalation) are marked in the column head.
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function drawTraversal(records) {
+  const width = 60 + records.length * 170;
+  const tallest = Math.max(1, ...records.map((r) => (r.document_ids || []).length));
+  const canvas = svg("svg", { width, height: 70 + tallest * 30, class: "traversal-svg" });
+  const where = {};  // doc id -> [x, y] of its latest dot
+  records.forEach((record, column) => {
+    const x = 40 + column * 170;
+    const before = records[column - 1];
+    const backtrack = record.anchor !== null && record.anchor !== undefined && column > 0 && record.anchor !== before.step;
+    const escalation = before && before.subquery === record.subquery && JSON.stringify(before.strategy) !== JSON.stringify(record.strategy);
+    const strategy = record.strategy || {};
+    const label = `step ${record.step}${backtrack ? " ↩ anchor " + record.anchor : ""}${escalation ? " ↑" : ""}`;
+    canvas.append(svg("text", { x, y: 16, class: "column-head" }, label));
+    canvas.append(svg("text", { x, y: 32, class: "column-sub" }, `${strategy.doc_mode}/${strategy.granularity}`));
+    const color = record.answerable ? "#2457c5" : record.success ? "#1a7f37" : "#b42318";
+    const placed = {};
+    (record.document_ids || []).forEach((doc, row) => { placed[doc] = [x, 56 + row * 30]; });
+    for (const [source, target] of record.links || []) {
+      if (where[source] && placed[target]) {
+        canvas.append(svg("line", { x1: where[source][0] + 6, y1: where[source][1], x2: placed[target][0] - 6, y2: placed[target][1], class: "link-line" }));
+      }
+    }
+    for (const [doc, [dx, dy]] of Object.entries(placed)) {
+      const dot = svg("circle", { cx: dx, cy: dy, r: 6, fill: color, class: "doc-dot", "data-doc": doc });
+      dot.append(svg("title", {}, doc));
+      canvas.append(dot, svg("text", { x: dx + 10, y: dy + 4, class: "doc-label" }, doc.length > 20 ? doc.slice(0, 19) + "…" : doc));
+    }
+    Object.assign(where, placed);
+  });
+  return canvas;
 }
 
 function showEvent(view, kind, data, onFork) {
   if (kind === "thread") view.head.textContent = `thread ${data.thread_id} · ${data.system} · ${data.question}` + (data.fork_of ? ` · fork of ${data.fork_of}` : "");
   if (kind === "step") {
+    if (data.record) {
+      view.records.push(data.record);
+      fill(view.drawing, el("h4", {}, "Traversal over the document graph"), drawTraversal(view.records));
+    }
     const row = traceRow(data);
     if (onFork && data.checkpoint_id) row.append(el("td", {}, el("button", { class: "fork", onclick: () => onFork(data.checkpoint_id) }, "fork here")));
     view.rows.append(row);

@@ -177,6 +177,7 @@ def watch_a_trace(page: Page) -> None:
     expect(verdicts.first).to_have_text(re.compile("success|failure|answered"))
     expect(page.locator("#live li.result").first).to_be_visible()
     expect(page.locator("#live .cost")).to_contain_text("work_ms")
+    expect(page.locator("#live .traversal circle.doc-dot").first).to_be_visible()
     shot(page, "3-trace")
 
 

@@ -12,6 +12,7 @@ from serve.runs import RunRequest, start_run
 from serve.steps import step_summary
 from state.context import Context
 from tools.layered_graph import LayeredGraph
+from tools.manifest import GRAPH_FILE
 
 
 def test_events_are_numbered_per_thread_and_read_after_an_id() -> None:
@@ -96,3 +97,17 @@ def test_a_failing_run_ends_its_log_with_the_reason(tmp_path: Path) -> None:
     events, done = logs.after("t1", -1)
     assert done and [e.kind for e in events] == ["thread", "error", "end"]
     assert str(missing) in events[1].data["message"] and events[2].data == {"failed": True}
+
+
+def test_a_traversal_names_the_links_it_followed(mini_index: Path) -> None:
+    graph = LayeredGraph.load(mini_index / GRAPH_FILE)
+    hits = [
+        {"id": "warsaw::p1", "doc_id": "warsaw", "via": "marie_curie::p0::s0"},
+        {"id": "warsaw::i0", "doc_id": "warsaw", "via": "marie_curie::p0::s0"},
+        {"id": "radium::p0", "doc_id": "radium", "via": ""},
+    ]
+    record = {"step": 1, "documents": [{"id": "warsaw", "doc_id": "warsaw"}], "components": hits}
+    summary = step_summary("evaluator", {"history": [record]}, graph)["record"]
+    assert summary["links"] == [["marie_curie", "warsaw"]]
+    assert summary["document_ids"] == ["warsaw"]
+    assert step_summary("evaluator", {"history": [record]})["record"]["links"] == []
