@@ -80,6 +80,7 @@ async def component(
 @router.post("/ask")
 def ask(state: State, request: AskRequest) -> dict[str, Any]:
     """Run one system on a question (blocking) and return its ranking, answer, trace and cost."""
+    state.new_thread(request.thread_id)
     return _ask(state, request.system, request, request.thread_id)  # None: the system picks
 
 

@@ -33,9 +33,8 @@ PING_S = 10
 
 
 def _start(state: Served, request: AskRequest) -> str:
+    state.new_thread(request.thread_id)
     thread_id = request.thread_id or uuid.uuid4().hex[:12]
-    if state.logs.running(thread_id):
-        raise ConflictError(f"thread {thread_id!r} is running; watch it or pick another id")
     context = state.context(request.system, request)
     run = RunRequest(thread_id, request.system, request.question, context)
     start_run(state.logs, state.index.graph, run)

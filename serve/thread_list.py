@@ -32,6 +32,18 @@ def list_threads(index_dir: Path, limit: int) -> list[dict[str, Any]]:
         return [_thread(saver, row) for row in rows]
 
 
+def has_checkpoints(index_dir: Path, thread_id: str) -> bool:
+    """Tell whether a thread id already has checkpoints in the index's store."""
+    if not (index_dir / CHECKPOINT_FILE).is_file():
+        return False
+    with sqlite_checkpointer(index_dir) as saver:
+        try:
+            query = "SELECT 1 FROM checkpoints WHERE thread_id = ? LIMIT 1"
+            return saver.conn.execute(query, (thread_id,)).fetchone() is not None
+        except sqlite3.OperationalError:  # no checkpoint table yet
+            return False
+
+
 def _thread(saver: Any, row: tuple[str, str, int]) -> dict[str, Any]:
     thread_id, _, count = row
     latest = saver.get_tuple({"configurable": {"thread_id": thread_id}})

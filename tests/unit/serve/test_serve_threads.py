@@ -121,14 +121,16 @@ def test_fork_and_replay_errors_are_4xx_with_reasons(client: TestClient) -> None
     assert client.get("/api/threads/nope123/checkpoints").status_code == 404
 
 
-def test_no_two_concurrent_runs_share_a_thread(client: TestClient) -> None:
+def test_a_thread_id_holds_one_run(client: TestClient) -> None:
     body = {"question": QUESTION, "thread_id": "busy-thread"}
     assert client.post("/api/runs", json=body).status_code == 200
-    second = client.post("/api/runs", json=body)
-    assert second.status_code in (200, 409)  # 409 while the first still runs
-    if second.status_code == 409:
-        assert "is running" in second.json()["detail"]
+    second = client.post("/api/runs", json=body)  # running, or done with its checkpoints
+    assert second.status_code == 409 and "already holds a run" in second.json()["detail"]
     deadline = time.monotonic() + 30
     while client.get("/api/threads/busy-thread/log").json()["done"] is False:
         assert time.monotonic() < deadline
         time.sleep(0.05)
+    again = client.post("/api/ask", json=body)
+    assert again.status_code == 409 and "fork it" in again.json()["detail"]
+    fresh = client.post("/api/ask", json={**body, "thread_id": "fresh-thread"})
+    assert fresh.status_code == 200 and fresh.json()["thread_id"] == "fresh-thread"
