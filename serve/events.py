@@ -66,13 +66,21 @@ class EventLogs:
         self._lock = threading.Condition()
         self._max = max_threads
 
-    def open(self, thread_id: str) -> None:
-        """Start an empty log for a thread (replacing an ended one, e.g. for a fork)."""
+    def open(self, thread_id: str) -> bool:
+        """Start an empty log for a thread (replacing an ended one, e.g. for a fork).
+
+        Returns False, and leaves the log alone, while the thread's run is still going: one
+        check-and-open under the lock, so two requests cannot both start a run on a thread.
+        """
         with self._lock:
+            log = self._logs.get(thread_id)
+            if log is not None and not log.done:
+                return False
             self._logs[thread_id] = ThreadLog()
             self._logs.move_to_end(thread_id)
             while len(self._logs) > self._max:
                 self._logs.popitem(last=False)
+            return True
 
     def has(self, thread_id: str) -> bool:
         """Tell whether this process holds a log for the thread."""

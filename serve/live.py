@@ -15,7 +15,7 @@ from fastapi import APIRouter, Depends, Header, Path, Query
 from sse_starlette import EventSourceResponse
 
 from graph_agent.replay import list_checkpoints, stored_context
-from serve.errors import ConflictError, NotFoundError
+from serve.errors import NotFoundError
 from serve.events import EventLogs, parse_event_id
 from serve.runs import RunRequest, rebuild_log, start_run, thread_history
 from serve.schemas import THREAD_PATTERN, AskQuery, AskRequest, ForkRequest
@@ -124,8 +124,6 @@ def fork(state: State, thread_id: ThreadId, request: ForkRequest) -> dict[str, s
     context = Context.model_validate({**context.model_dump(), **changes})
     question = str(found[1][0].values.get("question", ""))
     run = RunRequest(thread_id, "fif", question, context, request.checkpoint_id, request.subquery)
-    if state.logs.running(thread_id):
-        raise ConflictError(f"thread {thread_id!r} is running; fork it once it ends")
     start_run(state.logs, state.index.graph, run)
     return {"thread_id": thread_id, "events": f"/api/threads/{thread_id}/events"}
 

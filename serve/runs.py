@@ -16,6 +16,7 @@ from typing import Any
 
 from graph_agent.replay import REPLAY_GRAPHS, run_config, sqlite_checkpointer
 from graph_agent.systems import ask_system
+from serve.errors import ConflictError
 from serve.events import EventLogs
 from serve.steps import checkpoint_steps, step_summary
 from serve.views import ranked_cards
@@ -47,8 +48,13 @@ def streams(system: str) -> bool:
 
 
 def start_run(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> threading.Thread:
-    """Open the thread's log and run the request in a daemon thread; return that thread."""
-    logs.open(request.thread_id)
+    """Open the thread's log and run the request in a daemon thread; return that thread.
+
+    Raises:
+        ConflictError: If a run of that thread is still going.
+    """
+    if not logs.open(request.thread_id):
+        raise ConflictError(f"thread {request.thread_id!r} is running; wait for its end event")
     logs.append(
         request.thread_id,
         "thread",

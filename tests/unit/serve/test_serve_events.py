@@ -111,3 +111,12 @@ def test_a_traversal_names_the_links_it_followed(mini_index: Path) -> None:
     assert summary["links"] == [["marie_curie", "warsaw"]]
     assert summary["document_ids"] == ["warsaw"]
     assert step_summary("evaluator", {"history": [record]})["record"]["links"] == []
+
+
+def test_a_running_thread_cannot_be_opened_again() -> None:
+    logs = EventLogs()
+    assert logs.open("t")
+    logs.append("t", "thread", {})
+    assert not logs.open("t") and len(logs.after("t", -1)[0]) == 1
+    logs.append("t", "end", {})
+    assert logs.open("t") and logs.after("t", -1) == ([], False)
