@@ -37,7 +37,7 @@ demo: install-base
 
 test: install
 	$(BIN)/ruff check .
-	$(BIN)/mypy graph_agent nodes tools state corpus_builder evals mcp_server
+	$(BIN)/mypy graph_agent nodes tools state corpus_builder evals mcp_server serve
 	$(BIN)/pytest -q -m "integration or not integration"
 
 unit: install
@@ -48,7 +48,7 @@ integration: install
 
 lint: install
 	$(BIN)/ruff check .
-	$(BIN)/mypy graph_agent nodes tools state corpus_builder evals mcp_server
+	$(BIN)/mypy graph_agent nodes tools state corpus_builder evals mcp_server serve
 	$(BIN)/ruff format --check .
 
 # A cold build of the dev bundle (then reused by bench-eval), embedding throughput, dense quality.

@@ -11,10 +11,12 @@ from evals.cli import eval_command
 from evals.convert_cli import convert_command
 from graph_agent.cli import app, run_app
 from mcp_server.cli import mcp_command
+from serve.cli import serve_command
 
 app.command("eval", help="Evaluate systems on a bundle's questions.")(eval_command)
 app.command("convert", help="Turn a benchmark's raw files into a bundle.")(convert_command)
 app.command("mcp", help="Serve an index's tools to assistants (MCP).")(mcp_command)
+app.command("serve", help="Serve a web page and a JSON API over an index.")(serve_command)
 
 
 def main() -> None:

@@ -23,6 +23,7 @@ PACKAGES = (
     "corpus_builder",
     "evals",
     "mcp_server",
+    "serve",
     "fif",
 )
 SCANNED = (*PACKAGES, "tests")
@@ -47,13 +48,14 @@ ALLOWED_IMPORTS = {
     "nodes": {"nodes", "tools", "state"},
     "corpus_builder": {"corpus_builder", "tools", "state"},
     "graph_agent": {"graph_agent", "nodes", "tools", "state", "corpus_builder"},
-    "evals": set(PACKAGES) - {"fif", "mcp_server"},
-    "mcp_server": set(PACKAGES) - {"fif"},
+    "evals": set(PACKAGES) - {"fif", "mcp_server", "serve"},
+    "mcp_server": set(PACKAGES) - {"fif", "serve"},
+    "serve": set(PACKAGES) - {"fif", "mcp_server"},
     "fif": set(PACKAGES),
 }
 """graph_agent → nodes → tools, state; corpus_builder → tools, state; evals → anything below;
-mcp_server (`fif mcp`) → anything below fif; fif (the entry that joins every package's
-subcommands, STYLE §24) → anything."""
+mcp_server (`fif mcp`) and serve (`fif serve`) → anything below fif; fif (the entry that
+joins every package's subcommands, STYLE §24) → anything."""
 
 
 def python_files(*tops: str) -> Iterator[Path]:

@@ -1,0 +1,119 @@
+"""The JSON API over the index: systems, search, components, ask and compare.
+
+Everything calls the library (tools.search, graph_agent.systems); the index and its models
+were opened once by the app's lifespan and are shared by every request.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any, cast, get_args
+
+from fastapi import APIRouter, Depends, Path, Query
+
+from graph_agent.api import RunResult
+from graph_agent.replay import REPLAY_GRAPHS, sqlite_checkpointer
+from graph_agent.systems import ASK_SYSTEMS, ask_system
+from serve.errors import NotFoundError
+from serve.runs import result_payload, streams
+from serve.schemas import MAX_K, MAX_QUESTION_CHARS, AskRequest, CompareRequest, Granularity
+from serve.served import Served, served
+from serve.views import card, component_page, search_why
+from state.context import Backend
+from state.tuning import SearchMode
+from tools.cost import CostMeter
+from tools.search import dense_search
+
+router = APIRouter(prefix="/api")
+State = Annotated[Served, Depends(served)]
+
+
+@router.get("/systems")
+async def systems() -> dict[str, Any]:
+    """List the systems and backends a run may use; `streams`: its steps arrive live."""
+    return {
+        "systems": [{"name": name, "streams": streams(name)} for name in ASK_SYSTEMS],
+        "backends": list(get_args(Backend)),
+        "search_modes": list(get_args(SearchMode)),
+    }
+
+
+@router.get("/search", response_model=None)  # no response model: no second thread hop
+def search(
+    state: State,
+    q: Annotated[str, Query(min_length=1, max_length=MAX_QUESTION_CHARS, description="Query.")],
+    k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
+    mode: Annotated[SearchMode, Query(description="dense | sparse (BM25) | hybrid")] = "dense",
+    granularity: Granularity = "subcomponent",
+) -> dict[str, Any]:
+    """Rank components in one shot (no agent), with the passage that earned each score.
+
+    A worker thread runs it (concurrent searches overlap where Chroma and numpy release the
+    GIL); without a response model FastAPI encodes the dict on the loop instead of
+    validating it in a second worker-thread hop.
+    """
+    meter = CostMeter()
+    started = time.perf_counter()
+    found = dense_search(state.index, q, granularity, k, meter, mode=mode)
+    graph = state.index.graph
+    results = [
+        {**card(graph, node.node_id), "rank": rank, "score": round(node.score, 6)}
+        | {"why": search_why(graph, node.node_id, node.evidence), "evidence": node.evidence}
+        for rank, node in enumerate(found, start=1)
+    ]
+    elapsed = (time.perf_counter() - started) * 1000.0
+    return {"query": q, "mode": mode, "results": results, "cost": meter.as_dict()} | {
+        "latency_ms": round(elapsed, 2)
+    }
+
+
+@router.get("/components/{component_id:path}")
+async def component(
+    state: State, component_id: Annotated[str, Path(min_length=1, max_length=512)]
+) -> dict[str, Any]:
+    """Return a component (or subcomponent, or document) with its page and neighbours."""
+    if component_id not in state.index.graph:
+        raise NotFoundError(f"no component {component_id!r} in this index; ids come from results")
+    return component_page(state.index.graph, component_id)
+
+
+@router.post("/ask")
+def ask(state: State, request: AskRequest) -> dict[str, Any]:
+    """Run one system on a question (blocking) and return its ranking, answer, trace and cost."""
+    state.new_thread(request.thread_id)
+    return _ask(state, request.system, request, request.thread_id)  # None: the system picks
+
+
+@router.post("/compare")
+def compare(state: State, request: CompareRequest) -> dict[str, Any]:
+    """Run one question through several systems, one after another; results side by side."""
+    runs = {name: _ask(state, name, request, None) for name in request.systems}
+    return {"question": request.question, "runs": runs}
+
+
+def _ask(
+    state: State, system: str, request: AskRequest | CompareRequest, thread_id: str | None
+) -> dict[str, Any]:
+    context = state.context(system, request)
+    result = ask_system(system).run(request.question, context, thread_id)
+    candidates = _candidates(state, system, result) if result.thread_id else {}
+    final = {"ranking": result.ranking, "answer": result.answer, "cost": result.cost}
+    payload = result_payload(state.index.graph, final, candidates, result.history)
+    return payload | {
+        "system": system,
+        "thread_id": result.thread_id,
+        "trace": result.history,
+        "subqueries": result.subqueries,
+        "fallbacks": result.fallbacks,
+        "latency_ms": round(result.latency_ms, 2),
+    }
+
+
+def _candidates(state: State, system: str, result: RunResult) -> dict[str, Any]:
+    """Return a checkpointed run's candidates (what tells why each component ranked)."""
+    if system not in REPLAY_GRAPHS:
+        return {}
+    with sqlite_checkpointer(state.index_dir) as saver:
+        config = {"configurable": {"thread_id": result.thread_id}}
+        values = REPLAY_GRAPHS[system](saver).get_state(config).values or {}
+    return cast(dict[str, Any], values.get("candidates", {}))

@@ -1,0 +1,79 @@
+"""The FastAPI app of `fif serve`: lifespan, token check, error mapping, the page and its API.
+
+The index and its embedding model load once, in the lifespan, and every request shares them.
+With a token, every `/api/` request must carry it (`Authorization: Bearer …` or `?token=`);
+the page and its static files are public, they hold no data.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
+
+from serve import api, eval_api, live
+from serve.errors import ConflictError, NotFoundError, OutsideFolderError
+from serve.guard import Guard
+from serve.served import Served
+from serve.settings import ServeSettings
+from tools.corpus_index import open_index
+from tools.errors import (
+    ConfigError,
+    FiFError,
+    IndexMismatchError,
+    MissingDependencyError,
+    ModelUnavailableError,
+)
+
+logger = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+STATUS = (
+    (OutsideFolderError, 403),
+    (NotFoundError, 404),
+    (ConflictError, 409),
+    (ConfigError, 400),
+    (IndexMismatchError, 400),
+    (MissingDependencyError, 501),
+    (ModelUnavailableError, 503),
+)
+"""FiF error type → HTTP status (first match); any other FiFError is a 500 with its message."""
+
+
+def create_app(settings: ServeSettings) -> FastAPI:
+    """Return the app serving one index; the index opens when the app starts."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        index = open_index(settings.index_dir)
+        index.embed_query("warm up the embedder")  # the model loads now, not on the first query
+        app.state.served = Served(settings, index)
+        logger.info("serving %s", settings.index_dir)
+        yield
+
+    # FastAPIOffline: the /docs and /redoc pages load their scripts from the package, not a CDN
+    app = FastAPIOffline(title="FiF", summary="Search and watch the FiF agent.", lifespan=lifespan)
+    app.add_middleware(Guard, token=settings.token)
+    app.add_exception_handler(FiFError, _fif_error)  # type: ignore[arg-type]
+    for router in (api.router, live.router, eval_api.router):
+        app.include_router(router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    return app
+
+
+async def _fif_error(request: Request, error: FiFError) -> JSONResponse:
+    status = next((code for kind, code in STATUS if isinstance(error, kind)), 500)
+    if status == 500:
+        logger.warning("%s %s failed: %s", request.method, request.url.path, error)
+    return JSONResponse({"detail": " ".join(str(error).split())}, status_code=status)

@@ -1,0 +1,45 @@
+"""`fif serve`: parse the options, check them, run the app with uvicorn.
+
+`fif/cli.py` registers `serve_command`; FiF errors raised here end there as one line.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from serve.settings import ServeSettings
+from tools.errors import MissingDependencyError
+
+SERVER_PACKAGES = ("fastapi", "fastapi_offline", "uvicorn", "sse_starlette")
+
+
+def serve_command(
+    index: Annotated[Path, typer.Option("--index", "-i", help="Index folder (`fif build`).")],
+    host: Annotated[str, typer.Option(help="Bind address; non-loopback needs --token.")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
+    runs: Annotated[
+        Path | None, typer.Option(help="Folder of `fif eval` output folders to browse.")
+    ] = None,
+    token: Annotated[
+        str | None,
+        typer.Option(envvar="FIF_SERVE_TOKEN", help="Bearer token every API request must carry."),
+    ] = None,
+) -> None:
+    """Serve a web page and a JSON API (/api, docs at /docs) over a built index."""
+    settings = ServeSettings(index, runs, token, host).checked()
+    missing = [name for name in SERVER_PACKAGES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise MissingDependencyError(
+            f"fif serve needs {', '.join(missing)}: pip install 'fif[serve]'"
+        )
+    import uvicorn
+
+    from serve.app import create_app
+
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")

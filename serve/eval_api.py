@@ -1,0 +1,46 @@
+"""Browse `fif eval` output folders under `--runs`: summaries, per-question results, plots."""
+
+from __future__ import annotations
+
+from pathlib import Path as FilePath
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Query
+from fastapi.responses import FileResponse
+
+from serve.errors import NotFoundError
+from serve.eval_files import list_runs, run_detail, run_file
+from serve.served import Served, served
+
+router = APIRouter(prefix="/api/evals")
+State = Annotated[Served, Depends(served)]
+RunName = Annotated[str, Query(min_length=1, max_length=300, description="A run of the list.")]
+
+
+def _runs_dir(state: Served) -> FilePath:
+    if state.settings.runs_dir is None:
+        raise NotFoundError("this server has no runs folder; start it with --runs DIR")
+    return state.settings.runs_dir
+
+
+@router.get("")
+def evals(state: State) -> dict[str, Any]:
+    """List the eval output folders under the runs folder ([] without --runs)."""
+    if state.settings.runs_dir is None:
+        return {"runs": []}
+    return {"runs": list_runs(state.settings.runs_dir)}
+
+
+@router.get("/run")
+def evaluation(state: State, name: RunName) -> dict[str, Any]:
+    """Return one run's summary tables (Markdown), regressions, plots and per-question results."""
+    return run_detail(_runs_dir(state), name)
+
+
+@router.get("/file/{file}")
+def evaluation_file(
+    state: State, name: RunName, file: Annotated[str, Path(max_length=200)]
+) -> FileResponse:
+    """Serve a plot, Markdown or CSV file of a run (never anything outside the runs folder)."""
+    path, media = run_file(_runs_dir(state), name, file)
+    return FileResponse(path, media_type=media)

@@ -1,0 +1,98 @@
+"""Who may call the server and which files it serves: the token rule, settings, eval folders."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from serve.settings import ServeSettings, is_loopback
+from tools.errors import ConfigError
+
+TOKEN = "a-long-enough-test-token"
+
+
+def test_with_a_token_every_api_call_needs_it(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(token=TOKEN)
+    refused = client.get("/api/systems")
+    assert refused.status_code == 401 and "Authorization: Bearer" in refused.json()["detail"]
+    assert client.get("/api/systems", headers={"Authorization": "Bearer wrong"}).status_code == 401
+    assert (
+        client.get("/api/systems", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
+    )
+    assert client.get("/api/systems", params={"token": TOKEN}).status_code == 200
+    assert client.get("/").status_code == 200  # the page holds no data
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [("127.0.0.1", True), ("::1", True), ("localhost", True), ("0.0.0.0", False)],
+)
+def test_loopback_hosts(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
+
+
+def test_another_interface_needs_a_token(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="--host 0.0.0.0 serves other machines; set --token"):
+        ServeSettings(tmp_path, host="0.0.0.0").checked()
+    with pytest.raises(ConfigError, match="too short"):
+        ServeSettings(tmp_path, host="0.0.0.0", token="short").checked()
+    assert ServeSettings(tmp_path, host="0.0.0.0", token=TOKEN).checked().token == TOKEN
+
+
+def test_missing_folders_are_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="--index .*no such folder"):
+        ServeSettings(tmp_path / "nope").checked()
+    with pytest.raises(ConfigError, match="--runs .*no such folder"):
+        ServeSettings(tmp_path, runs_dir=tmp_path / "nope").checked()
+
+
+def test_fif_serve_refuses_a_public_bind_without_a_token(
+    run_fif_main: Callable[..., tuple[object, str, str]], tmp_path: Path
+) -> None:
+    code, _, err = run_fif_main("serve", "--index", str(tmp_path), "--host", "0.0.0.0")
+    assert code == 2 and "set --token" in err
+
+
+def test_eval_runs_are_listed_with_summary_results_and_plots(client: TestClient) -> None:
+    assert client.get("/api/evals").json()["runs"] == [{"name": "mini", "plots": 1}]
+    run = client.get("/api/evals/run", params={"name": "mini"}).json()
+    assert "| fif | 0.5 |" in run["summary_md"] and run["plots"] == ["recall_at_k.png"]
+    assert {(r["system"], tuple(r["top"]), r["error"]) for r in run["results"]} == {
+        ("fif", ("a::p0", "b::p1"), None),
+        ("dense", (), "RuntimeError: boom"),
+    }
+    plot = client.get("/api/evals/file/recall_at_k.png", params={"name": "mini"})
+    assert plot.status_code == 200 and plot.headers["content-type"] == "image/png"
+
+
+@pytest.mark.parametrize(
+    ("name", "file", "status"),
+    [
+        ("mini", "secret.txt", 400),
+        ("mini", "absent.png", 404),
+        ("..", "outside.png", 403),
+        ("mini/../..", "outside.png", 403),
+        ("/etc", "passwd.png", 403),
+    ],
+)
+def test_eval_files_never_leave_the_runs_folder(
+    client: TestClient, name: str, file: str, status: int
+) -> None:
+    response = client.get(f"/api/evals/file/{file}", params={"name": name})
+    assert response.status_code == status, response.text
+    assert response.json()["detail"]
+
+
+def test_eval_runs_outside_or_unknown_are_refused(client: TestClient) -> None:
+    assert client.get("/api/evals/run", params={"name": "../.."}).status_code == 403
+    assert client.get("/api/evals/run", params={"name": "nothing"}).status_code == 404
+
+
+def test_without_a_runs_folder_evals_are_empty(make_client: Callable[..., TestClient]) -> None:
+    client = make_client(runs=False)
+    assert client.get("/api/evals").json() == {"runs": []}
+    missing = client.get("/api/evals/run", params={"name": "mini"})
+    assert missing.status_code == 404 and "--runs DIR" in missing.json()["detail"]
