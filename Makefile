@@ -35,7 +35,13 @@ demo: install-base
 	$(BIN)/fif build samples/ottqa-sample --index $(INDEX)
 	$(BIN)/fif ask "$(QUESTION)" --index $(INDEX)
 
-test: install
+# The `fif serve` browser test drives Debian's Chromium (Playwright's own browser download
+# fails offline); without root or apt, the test says so and is skipped.
+browser:
+	@[ -x /usr/bin/chromium ] || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq chromium; } || echo "no /usr/bin/chromium: the browser test will skip"
+
+test: install browser
 	$(BIN)/ruff check .
 	$(BIN)/mypy graph_agent nodes tools state corpus_builder evals mcp_server serve
 	$(BIN)/pytest -q -m "integration or not integration"
