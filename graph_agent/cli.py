@@ -18,6 +18,7 @@ from rich.markup import escape
 from graph_agent import render
 from graph_agent.api import RunResult
 from graph_agent.systems import ASK_SYSTEMS, ask_system
+from state.context import DEFAULT_INDEX_DIR
 from tools.errors import FiFError
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ err = Console(stderr=True)
 _state = {"debug": False}
 
 IndexOpt = Annotated[Path, typer.Option("--index", "-i", help="Index folder.")]
+DEFAULT_INDEX = Path(DEFAULT_INDEX_DIR)
 ChromaOpt = Annotated[str | None, typer.Option(help="Chroma server URL (http://host:port).")]
 JsonOpt = Annotated[bool, typer.Option("--json/--no-json", help="Print JSON for machines.")]
 DocOpt = Annotated[
@@ -75,7 +77,7 @@ def build(
     corpus: Annotated[
         Path, typer.Argument(help="Bundle, corpus.jsonl, PDF, or folder of HTML, PDFs or images.")
     ],
-    index: IndexOpt,
+    index: IndexOpt = DEFAULT_INDEX,
     embedder: Annotated[str | None, typer.Option(help="Text embedder spec.")] = None,
     image_embedder: Annotated[str | None, typer.Option(help="clip:<local folder>.")] = None,
     chroma_url: ChromaOpt = None,
@@ -117,7 +119,7 @@ def build(
 @app.command()
 def search(
     question: Annotated[str, typer.Argument(help="The question.")],
-    index: IndexOpt,
+    index: IndexOpt = DEFAULT_INDEX,
     granularity: Annotated[
         str, typer.Option(help="document|component|subcomponent")
     ] = "subcomponent",
@@ -150,7 +152,7 @@ def search(
 @app.command()
 def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
-    index: IndexOpt,
+    index: IndexOpt = DEFAULT_INDEX,
     thread: Annotated[str | None, typer.Option(help="Thread id (default: a new one).")] = None,
     backend: Annotated[str, typer.Option(help="offline | openai | local")] = "offline",
     chat_model: Annotated[str | None, typer.Option(help="Model name (openai backend).")] = None,
@@ -216,7 +218,7 @@ def _print_result(corpus_index: CorpusIndex, result: RunResult) -> None:
 @app.command()
 def replay(
     thread: Annotated[str, typer.Argument(help="Thread id printed by `fif ask`.")],
-    index: IndexOpt,
+    index: IndexOpt = DEFAULT_INDEX,
     resume: Annotated[bool, typer.Option("--resume/--list", help="Continue the run.")] = False,
     fork: Annotated[str | None, typer.Option(help="Checkpoint id to fork from.")] = None,
     backend: Annotated[str | None, typer.Option(help="Override the backend for the rerun.")] = None,

@@ -22,6 +22,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import RetryPolicy
 
 from graph_agent.api import RunResult
+from graph_agent.context_check import checks_context
 from nodes.reagent.assembler import assembler
 from nodes.reagent.decomposer import decomposer
 from nodes.reagent.retriever import retriever
@@ -60,7 +61,7 @@ def build_reagent_graph() -> StateGraph[
         input_schema=ReAgentInputState,
         output_schema=ReAgentOutputState,
     )
-    builder.add_node("decomposer", decomposer)
+    builder.add_node("decomposer", checks_context(decomposer))
     builder.add_node("retriever", retriever, retry_policy=INDEX_RETRY)
     builder.add_node("verifier", verifier)
     builder.add_node("supervisor", supervisor)
