@@ -13,6 +13,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from graph_agent.threads import thread_metadata
+
 
 def with_checkpointer(compiled: Any, checkpointer: Any) -> Any:
     """Return `compiled` saving to `checkpointer` (itself when None), without compiling again.
@@ -45,6 +47,7 @@ def run_on_thread(
 ) -> ThreadRun:
     """Invoke a graph compiled once per process on a (new) thread, with optional checkpoints.
 
+    Each checkpoint records the graph's name and the run's Context (`graph_agent.threads`).
     Extra keyword arguments go into the run config (e.g. `recursion_limit`).
     """
     thread_id = thread_id or uuid.uuid4().hex
@@ -52,7 +55,11 @@ def run_on_thread(
     started = time.perf_counter()
     final = bound.invoke(
         {"question": question},
-        config={"configurable": {"thread_id": thread_id}, **config},
+        config={
+            "configurable": {"thread_id": thread_id},
+            "metadata": thread_metadata(compiled.name, context),
+            **config,
+        },
         context=context,
     )
     return ThreadRun(dict(final), thread_id, (time.perf_counter() - started) * 1000.0)

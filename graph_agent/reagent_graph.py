@@ -23,6 +23,7 @@ from langgraph.types import RetryPolicy
 
 from graph_agent.api import RunResult
 from graph_agent.context_check import checks_context
+from graph_agent.threads import thread_metadata
 from nodes.reagent.assembler import assembler
 from nodes.reagent.decomposer import decomposer
 from nodes.reagent.retriever import retriever
@@ -152,7 +153,10 @@ def ask_reagent(
     """Run ReAgent on one question; global backtracks fork the thread's checkpoints."""
     compiled = with_checkpointer(_MEMORY if checkpointer is None else checkpointer)
     thread_id = thread_id or uuid.uuid4().hex
-    config: dict[str, Any] = {"configurable": {"thread_id": thread_id}}
+    config: dict[str, Any] = {
+        "configurable": {"thread_id": thread_id},
+        "metadata": thread_metadata("reagent", context),
+    }
     started = time.perf_counter()
     inputs: dict[str, Any] = {"question": question}
     if subquestions:
