@@ -50,6 +50,9 @@ AblationOpt = Annotated[
 VisionOpt = Annotated[
     bool | None, typer.Option("--vision/--no-vision", help="Send images to the chat model.")
 ]
+ContinueOpt = Annotated[
+    bool, typer.Option("--continue/--no-continue", help="Follow up on --thread's earlier run.")
+]
 SYSTEM_HELP = " | ".join(ASK_SYSTEMS)
 ReplaySystemOpt = Annotated[
     str, typer.Option(help="Whose checkpoints: fif | reagent | extraction (resume and fork: fif).")
@@ -154,9 +157,7 @@ def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
     index: IndexOpt = DEFAULT_INDEX,
     thread: Annotated[str | None, typer.Option(help="Thread id (default: a new one).")] = None,
-    continue_thread: Annotated[
-        bool, typer.Option("--continue/--no-continue", help="Follow up on --thread's run.")
-    ] = False,
+    continue_thread: ContinueOpt = False,
     backend: Annotated[str, typer.Option(help="offline | openai | local")] = "offline",
     chat_model: Annotated[str | None, typer.Option(help="Model name (openai backend).")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server URL.")] = None,
@@ -177,8 +178,6 @@ def ask(
     from tools.corpus_index import open_index
 
     chosen = ask_system(system)  # an unknown name fails before the index is opened
-    if continue_thread and not thread:
-        raise typer.BadParameter("--continue follows up on a run: name it with --thread")
     overrides = {
         "index_dir": str(index),
         "backend": backend,
@@ -196,7 +195,10 @@ def ask(
     }
     context = chosen.context_type.from_env(overrides)
     corpus_index = open_index(str(index), chroma_url)
-    result = chosen.run(question, context, thread, continue_thread)
+    _report(corpus_index, chosen.run(question, context, thread, continue_thread), as_json)
+
+
+def _report(corpus_index: CorpusIndex, result: RunResult, as_json: bool) -> None:
     if result.thread_id:
         err.print(f"thread: {result.thread_id}", highlight=False)
     if as_json:

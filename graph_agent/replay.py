@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sqlite3
 import time
-import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,9 +25,9 @@ from graph_agent.extraction_graph import extraction_graph
 from graph_agent.graph import fif_graph
 from graph_agent.reagent_graph import with_checkpointer
 from graph_agent.threads import (
+    claim_thread,
     listed,
     recorded_context,
-    require_new_thread,
     thread_metadata,
     unknown_thread,
 )
@@ -67,9 +66,8 @@ def ask_checkpointed(
     Raises:
         ConfigError: If `thread_id` already holds a run and `continue_thread` is false.
     """
-    thread_id = thread_id or uuid.uuid4().hex[:12]
     with sqlite_checkpointer(context.index_dir) as saver:
-        require_new_thread(saver, thread_id, continue_thread)
+        thread_id = claim_thread(saver, thread_id, continue_thread)
         graph = fif_graph(saver)
         started = time.perf_counter()
         final = graph.invoke(

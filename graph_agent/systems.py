@@ -10,7 +10,6 @@ pay for.
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
@@ -68,13 +67,12 @@ def checkpointed(load: Callable[[], GraphAsk], kind: type[Context]) -> AskFuncti
         question: str, context: Context, thread_id: str | None, continue_thread: bool = False
     ) -> RunResult:
         from graph_agent.replay import sqlite_checkpointer
-        from graph_agent.threads import require_new_thread
+        from graph_agent.threads import claim_thread
 
         with sqlite_checkpointer(context.index_dir) as saver:
-            if thread_id:
-                require_new_thread(saver, thread_id, continue_thread)
+            thread = claim_thread(saver, thread_id, continue_thread)
             settings = as_context(kind, context)
-            return load()(question, settings, thread_id=thread_id or _thread(), checkpointer=saver)
+            return load()(question, settings, thread_id=thread, checkpointer=saver)
 
     return ask
 
@@ -139,10 +137,6 @@ def ask_dense(
         thread_id=thread_id or "",
         latency_ms=(time.perf_counter() - started) * 1000.0,
     )
-
-
-def _thread() -> str:
-    return uuid.uuid4().hex[:12]
 
 
 @dataclass(frozen=True)

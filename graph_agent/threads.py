@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import uuid
 from collections.abc import Sequence
 from typing import Any
 
@@ -61,16 +62,21 @@ def unknown_thread(thread_id: str, saver: Any, where: str) -> ConfigError:
     return ConfigError(f"no thread {thread_id!r} in {where}; {hint}")
 
 
-def require_new_thread(saver: Any, thread_id: str, continue_thread: bool = False) -> None:
-    """Refuse to start a new question on a thread that already holds a run, unless continuing.
+def claim_thread(saver: Any, thread_id: str | None, continue_thread: bool = False) -> str:
+    """Return the thread a new question runs on: `thread_id`, or a new one when None.
 
     Raises:
-        ConfigError: If the thread has checkpoints and `continue_thread` is false; the
-            message names the earlier run and the two ways on.
+        ConfigError: If the thread already holds a run and `continue_thread` is false (the
+            message names the earlier run and the ways on), or if asked to continue
+            without a thread id.
     """
+    if thread_id is None:
+        if continue_thread:
+            raise ConfigError("--continue follows up on a run: name its thread with --thread")
+        return uuid.uuid4().hex[:12]
     latest = saver.get_tuple({"configurable": {"thread_id": thread_id}})
     if latest is None or continue_thread:
-        return
+        return thread_id
     question = str(latest.checkpoint.get("channel_values", {}).get("question", ""))[:80]
     graph = latest.metadata.get(GRAPH_KEY, "a graph")
     raise ConfigError(
