@@ -98,6 +98,9 @@ def recorded_context(saver: Any, config: RunnableConfig, index_dir: str) -> Cont
     saved = saver.get_tuple(config)
     metadata = saved.metadata if saved is not None else {}
     thread_id = config["configurable"]["thread_id"]
+    if GRAPH_KEY not in metadata:  # e.g. a fork written by update_state: the run's own record
+        thread = saver.list({"configurable": {"thread_id": thread_id}})
+        metadata = next((c.metadata for c in thread if GRAPH_KEY in c.metadata), metadata)
     graph = metadata.get(GRAPH_KEY, "fif")
     if graph != "fif":
         raise ConfigError(

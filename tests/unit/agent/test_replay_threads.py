@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from agent_runs import FLAG_QUESTION, NOBEL_QUESTION
 
+from graph_agent.binding import with_checkpointer
+from graph_agent.lilac_graph import graph as lilac_graph
 from graph_agent.replay import (
     ask_checkpointed,
     list_checkpoints,
@@ -89,6 +91,12 @@ def test_every_checkpointed_system_guards_its_threads(index: Path) -> None:
     with pytest.raises(ConfigError, match=r"thread 'L' already holds a run \(lilac: "):
         ask_system("fif").run(NOBEL_QUESTION, context, "L")
     with pytest.raises(ConfigError, match="thread 'L' is a lilac run; --resume and --fork"):
+        resume(index, "L")
+    with sqlite_checkpointer(index) as saver:  # an edit of the state records no graph
+        with_checkpointer(lilac_graph, saver).update_state(
+            {"configurable": {"thread_id": "L"}}, {"ranking": []}
+        )
+    with pytest.raises(ConfigError, match="thread 'L' is a lilac run"):
         resume(index, "L")
     assert ask_system("dense").run(NOBEL_QUESTION, context, "L").ranking  # no thread state
 
