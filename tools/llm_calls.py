@@ -127,24 +127,26 @@ class StructuredCaller:
         )
 
     def _request(self, schema: type[BaseModel]) -> dict[str, Any]:
-        """Return the call's options: the JSON schema to fill and, for local routes, a reply cap.
+        """Return the call's options: the JSON schema to fill, and the local route's reply cap.
+
+        For the local backend the schema is the route's bounded one (tools.local_routes).
 
         Raises:
             NotRouted: If the local backend leaves this decision to its offline twin.
         """
-        decision = schema.__name__
-        schema_format = {"name": decision, "schema": schema.model_json_schema(), "strict": False}
-        request: dict[str, Any] = {
-            "response_format": {"type": "json_schema", "json_schema": schema_format}
-        }
-        if not self.local_routes:
-            return request
-        route = local_route(decision)
-        if not route.to_model:
-            raise NotRouted(f"{self.model_name} leaves {decision} to its offline twin: {route.why}")
-        if route.max_tokens is not None:
-            request["max_tokens"] = route.max_tokens
-        return request
+        decision, json_schema = schema.__name__, schema.model_json_schema()
+        limits: dict[str, Any] = {}
+        if self.local_routes:
+            route = local_route(decision)
+            if not route.to_model:
+                raise NotRouted(
+                    f"{self.model_name} leaves {decision} to its offline twin: {route.why}"
+                )
+            json_schema = route.reply_schema(json_schema)
+            if route.max_tokens is not None:
+                limits["max_tokens"] = route.max_tokens
+        schema_format = {"name": decision, "schema": json_schema, "strict": False}
+        return {"response_format": {"type": "json_schema", "json_schema": schema_format}, **limits}
 
     def _sleep(self, attempt: int) -> None:
         if self.backoff_s > 0:

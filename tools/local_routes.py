@@ -6,12 +6,18 @@ with nothing retrieved, answers made up. So with `backend="local"` each decision
 either to the model, with an output cap sized to its schema, or to its offline twin
 (recorded as `decided_by="offline"` with the reason). A decision is named by the pydantic
 schema its call asks for; one the table does not list goes to its offline twin.
+
+A cap alone cuts a rambling reply mid-JSON (then repaired and retried, for nothing), so a
+capped decision also sends a tighter JSON schema: short strings, few list items. The model
+decodes under that schema's grammar, so its reply ends within the cap, and whatever it
+writes still validates against the full pydantic schema.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 logger = logging.getLogger(__name__)
 
@@ -22,13 +28,24 @@ class LocalRoute:
 
     to_model: bool
     max_tokens: int | None = None
-    """Output tokens of one reply; None keeps the caller's own cap (the builder's, the judge's)."""
+    """Output tokens of one reply; None keeps the caller's own cap and schema (the builder's,
+    the judge's: writing they were asked for)."""
     why: str = ""
+    max_items: int = 3
+    """Items in any list of the reply's schema (with a cap)."""
+    max_chars: int = 60
+    """Characters in any free string of the reply's schema (with a cap)."""
+
+    def reply_schema(self, json_schema: dict[str, Any]) -> dict[str, Any]:
+        """Return the JSON schema the model decodes under: bounded when the reply is capped."""
+        if self.max_tokens is None:
+            return json_schema
+        return bounded(json_schema, self.max_items, self.max_chars)
 
 
-def model(max_tokens: int | None, why: str) -> LocalRoute:
+def model(max_tokens: int | None, why: str, max_items: int = 3) -> LocalRoute:
     """Route a decision to the local model with a reply cap."""
-    return LocalRoute(True, max_tokens, why)
+    return LocalRoute(True, max_tokens, why, max_items)
 
 
 def twin(why: str) -> LocalRoute:
@@ -40,8 +57,8 @@ LOCAL_ROUTES: dict[str, LocalRoute] = {
     # FiF
     "Plan": twin("decomposition and replanning: a small model writes ungrounded subqueries"),
     "Decision": twin("the next action, strategy, anchor and subtask text at once"),
-    "Selection": model(160, "choose candidates from a numbered shortlist"),
-    "Evaluation": model(96, "answerable or not, with the span it read"),
+    "Selection": model(96, "choose the best few candidates of a numbered shortlist"),
+    "Evaluation": model(160, "answerable or not, with the span it read"),
     "Reranking": twin("a full ordering of the top-k; the chain reranker does it better"),
     "Answer": twin("a written answer: the offline reader quotes the evidence"),
     # LILaC
@@ -58,13 +75,15 @@ LOCAL_ROUTES: dict[str, LocalRoute] = {
     "AnswerReply": twin("a written answer"),
     "TripletsReply": twin("extracting triplets is long-form writing"),
     # Iterative extraction loop
-    "SectionChoice": model(48, "choose sections from a list of ids"),
+    "SectionChoice": model(96, "choose sections from a list of ids"),
     "ExtractionReply": twin("extracting findings with provenance"),
     "SynthesisReply": twin("a written answer or the next shopping list"),
     # ReAgent
     "SubQuestions": twin("decomposition"),
     "Assertions": twin("extracting assertions is long-form writing"),
-    "Verification": model(160, "one of supported, unsupported or contradicts per assertion"),
+    "Verification": model(
+        240, "one of supported, unsupported or contradicts per assertion", max_items=5
+    ),
     # Build and evaluation time: asked for explicitly (`--summaries local`, `--triplets
     # --backend local`, `--judge-backend local`); the caller sets its own cap.
     "DocumentSummary": model(None, "a summary the builder was asked to write locally"),
@@ -83,3 +102,26 @@ def local_route(decision: str) -> LocalRoute:
         logger.warning("decision %s is not in LOCAL_ROUTES; its offline twin decides", decision)
         return UNLISTED
     return route
+
+
+def bounded(json_schema: dict[str, Any], max_items: int, max_chars: int) -> dict[str, Any]:
+    """Return a copy of a JSON schema whose free strings and lists are kept short.
+
+    Enums and constants stay as they are; a bound never goes below the schema's own minimum.
+    """
+    node = {key: _bounded_value(value, max_items, max_chars) for key, value in json_schema.items()}
+    if node.get("type") == "string" and "enum" not in node and "const" not in node:
+        node["maxLength"] = max(min(node.get("maxLength", max_chars), max_chars),
+                                node.get("minLength", 0))  # fmt: skip
+    if node.get("type") == "array":
+        node["maxItems"] = max(min(node.get("maxItems", max_items), max_items),
+                               node.get("minItems", 0))  # fmt: skip
+    return node
+
+
+def _bounded_value(value: Any, max_items: int, max_chars: int) -> Any:
+    if isinstance(value, dict):
+        return bounded(value, max_items, max_chars)
+    if isinstance(value, list):
+        return [_bounded_value(item, max_items, max_chars) for item in value]
+    return value

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from langchain_core.messages import AIMessage
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from tools.cost import CostMeter
 from tools.llm_calls import NotRouted, StructuredCaller
-from tools.local_routes import LOCAL_ROUTES, local_route
+from tools.local_routes import LOCAL_ROUTES, bounded, local_route
 
 REPO = Path(__file__).resolve().parents[3]
 CALL = re.compile(r"\.call\(\s*([A-Z]\w*)\s*,")
@@ -48,7 +48,7 @@ def test_planning_decomposition_and_written_answers_go_to_the_offline_twins(deci
 )  # fmt: skip
 def test_choices_and_verdicts_go_to_the_model_with_a_small_cap(decision: str) -> None:
     route = LOCAL_ROUTES[decision]
-    assert route.to_model and route.max_tokens is not None and 0 < route.max_tokens <= 200
+    assert route.to_model and route.max_tokens is not None and 0 < route.max_tokens <= 256
 
 
 def test_an_unlisted_decision_goes_to_its_offline_twin() -> None:
@@ -89,3 +89,25 @@ def test_other_backends_send_every_decision_uncapped() -> None:
     caller = StructuredCaller(model, "gpt", retries=0, backoff_s=0)
     caller.call(Evaluation, "system", "user", CostMeter())
     assert "max_tokens" not in model.calls[-1]
+
+
+class Listing(BaseModel):
+    label: Literal["a", "b"]
+    names: list[str] = Field(min_length=1, max_length=10)
+    note: str = Field(min_length=80, max_length=400)
+
+
+def test_a_capped_route_bounds_free_strings_and_lists_but_not_choices() -> None:
+    schema = bounded(Listing.model_json_schema(), max_items=3, max_chars=60)
+    properties = schema["properties"]
+    assert properties["label"] == Listing.model_json_schema()["properties"]["label"]  # an enum
+    assert properties["names"]["maxItems"] == 3 and properties["names"]["items"]["maxLength"] == 60
+    assert properties["note"]["maxLength"] == 80  # never below the schema's own minimum
+    assert LOCAL_ROUTES["DocumentSummary"].reply_schema(schema) is schema  # the builder's own
+
+
+def test_the_local_caller_sends_the_bounded_schema() -> None:
+    model = RecordingModel()
+    StructuredCaller(model, "smol", local_routes=True).call(Evaluation, "s", "u", CostMeter())
+    sent = model.calls[-1]["response_format"]["json_schema"]["schema"]
+    assert sent["properties"]["status"]["maxLength"] == LOCAL_ROUTES["Evaluation"].max_chars
