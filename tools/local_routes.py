@@ -58,7 +58,7 @@ LOCAL_ROUTES: dict[str, LocalRoute] = {
     "Plan": twin("decomposition and replanning: a small model writes ungrounded subqueries"),
     "Decision": twin("the next action, strategy, anchor and subtask text at once"),
     "Selection": model(96, "choose the best few candidates of a numbered shortlist"),
-    "Evaluation": model(48, "answerable or not: the yes/no alone, no subtask answers", 0),
+    "Evaluation": model(96, "answerable or not: the yes/no alone, no subtask answers", 0),
     "Reranking": twin("a full ordering of the top-k; the chain reranker does it better"),
     "Answer": twin("a written answer: the offline reader quotes the evidence"),
     # LILaC
