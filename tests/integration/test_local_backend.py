@@ -66,8 +66,12 @@ def llm_decided(step: dict) -> bool:
 
 
 def test_local_backend_answers_a_sample_question(
-    sample_index: Path, sample_examples: tuple[EvalExample, ...], capfd: pytest.CaptureFixture[str]
+    sample_index: Path,
+    sample_examples: tuple[EvalExample, ...],
+    capfd: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.WARNING, logger="tools.chat_models")  # as `fif` without -v
     example = sample_examples[0]
     context = Context(
         index_dir=str(sample_index),
