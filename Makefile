@@ -4,7 +4,7 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-INDEX ?= .fif/sample-index
+INDEX ?= .fif/index  # the default index of Context, the CLI and langgraph dev
 QUESTION ?= Which team in the 2003-2004 Kategoria Superiore is the oldest club in Albania and played at a stadium previously known as Vojo Kushi Stadium ?
 
 .PHONY: install install-base demo test unit integration lint bench-build bench-eval compare clean

@@ -13,6 +13,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from graph_agent.threads import thread_metadata
 from tools.questions import require_question
 
 
@@ -47,6 +48,7 @@ def run_on_thread(
 ) -> ThreadRun:
     """Invoke a graph compiled once per process on a (new) thread, with optional checkpoints.
 
+    Each checkpoint records the graph's name and the run's Context (`graph_agent.threads`).
     Extra keyword arguments go into the run config (e.g. `recursion_limit`).
     """
     question = require_question(question)
@@ -55,7 +57,11 @@ def run_on_thread(
     started = time.perf_counter()
     final = bound.invoke(
         {"question": question},
-        config={"configurable": {"thread_id": thread_id}, **config},
+        config={
+            "configurable": {"thread_id": thread_id},
+            "metadata": thread_metadata(compiled.name, context),
+            **config,
+        },
         context=context,
     )
     return ThreadRun(dict(final), thread_id, (time.perf_counter() - started) * 1000.0)

@@ -17,6 +17,7 @@ from rich.markup import escape
 from graph_agent import render
 from graph_agent.api import RunResult
 from graph_agent.systems import ASK_SYSTEMS, ablation_switches, ask_system
+from state.context import DEFAULT_INDEX_DIR
 from tools.errors import FiFError
 from tools.questions import require_question
 
@@ -33,6 +34,7 @@ err = render.make_console(stderr=True)
 _state = {"debug": False}
 
 IndexOpt = Annotated[Path, typer.Option("--index", "-i", help="Index folder.")]
+DEFAULT_INDEX = Path(DEFAULT_INDEX_DIR)
 ChromaOpt = Annotated[str | None, typer.Option(help="Chroma server URL (http://host:port).")]
 JsonOpt = Annotated[bool, typer.Option("--json/--no-json", help="Print JSON for machines.")]
 DocOpt = Annotated[
@@ -47,6 +49,9 @@ AblationOpt = Annotated[
 ]
 VisionOpt = Annotated[
     bool | None, typer.Option("--vision/--no-vision", help="Send images to the chat model.")
+]
+ContinueOpt = Annotated[
+    bool, typer.Option("--continue/--no-continue", help="Follow up on --thread's earlier run.")
 ]
 SYSTEM_HELP = " | ".join(ASK_SYSTEMS)
 ReplaySystemOpt = Annotated[
@@ -75,7 +80,7 @@ def build(
     corpus: Annotated[
         Path, typer.Argument(help="Bundle, corpus.jsonl, PDF, or folder of HTML, PDFs or images.")
     ],
-    index: IndexOpt,
+    index: IndexOpt = DEFAULT_INDEX,
     embedder: Annotated[str | None, typer.Option(help="Text embedder spec.")] = None,
     image_embedder: Annotated[str | None, typer.Option(help="clip:<local folder>.")] = None,
     chroma_url: ChromaOpt = None,
@@ -117,7 +122,7 @@ def build(
 @app.command()
 def search(
     question: Annotated[str, typer.Argument(help="The question.")],
-    index: IndexOpt,
+    index: IndexOpt = DEFAULT_INDEX,
     granularity: Annotated[
         str, typer.Option(help="document|component|subcomponent")
     ] = "subcomponent",
@@ -153,8 +158,9 @@ def search(
 @app.command()
 def ask(
     question: Annotated[str, typer.Argument(help="The question.")],
-    index: IndexOpt,
+    index: IndexOpt = DEFAULT_INDEX,
     thread: Annotated[str | None, typer.Option(help="Thread id (default: a new one).")] = None,
+    continue_thread: ContinueOpt = False,
     backend: Annotated[str, typer.Option(help="offline | openai | local")] = "offline",
     chat_model: Annotated[str | None, typer.Option(help="Model name (openai backend).")] = None,
     base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server URL.")] = None,
@@ -193,7 +199,10 @@ def ask(
     }
     context = chosen.context_type.from_env(overrides)
     corpus_index = open_index(str(index), chroma_url)
-    result = chosen.run(question, context, thread)
+    _report(corpus_index, chosen.run(question, context, thread, continue_thread), as_json)
+
+
+def _report(corpus_index: CorpusIndex, result: RunResult, as_json: bool) -> None:
     if result.thread_id:
         err.print(f"thread: {result.thread_id}", highlight=False)
     if as_json:
@@ -227,7 +236,7 @@ def _print_result(corpus_index: CorpusIndex, result: RunResult) -> None:
 @app.command()
 def replay(
     thread: Annotated[str, typer.Argument(help="Thread id printed by `fif ask`.")],
-    index: IndexOpt,
+    index: IndexOpt = DEFAULT_INDEX,
     resume: Annotated[bool, typer.Option("--resume/--list", help="Continue the run.")] = False,
     fork: Annotated[str | None, typer.Option(help="Checkpoint id to fork from.")] = None,
     backend: Annotated[str | None, typer.Option(help="Override the backend for the rerun.")] = None,

@@ -7,7 +7,7 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 
 from graph_agent.binding import with_checkpointer
-from graph_agent.entry import question_checked
+from graph_agent.context_check import checks_context
 from graph_agent.routing import after_evaluator, after_orchestrator, after_planner, after_reranker
 from graph_agent.timing import timed_node
 from nodes.answerer import answerer
@@ -25,7 +25,8 @@ def build_graph() -> StateGraph[FiFState, Context, InputState, OutputState]:
     builder = StateGraph(
         FiFState, context_schema=Context, input_schema=InputState, output_schema=OutputState
     )
-    for node in (question_checked(planner), orchestrator, traverser, evaluator, reranker, answerer):
+    builder.add_node("planner", timed_node(checks_context(planner)))  # the entry checks context
+    for node in (orchestrator, traverser, evaluator, reranker, answerer):
         builder.add_node(node.__name__, timed_node(node))  # working time, for the time budget
     builder.add_edge(START, "planner")
     builder.add_conditional_edges("planner", after_planner)

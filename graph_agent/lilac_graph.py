@@ -13,7 +13,7 @@ from langgraph.types import RetryPolicy
 
 from graph_agent.api import RunResult, result_from_state
 from graph_agent.binding import run_on_thread
-from graph_agent.entry import question_checked
+from graph_agent.context_check import checks_context
 from nodes.lilac.decomposer import decomposer
 from nodes.lilac.traverser import traverser
 from state.lilac_state import LilacContext, LilacInputState, LilacOutputState, LilacState
@@ -30,7 +30,7 @@ def build_lilac_graph() -> StateGraph[LilacState, LilacContext, LilacInputState,
         input_schema=LilacInputState,
         output_schema=LilacOutputState,
     )
-    builder.add_node("decomposer", question_checked(decomposer))
+    builder.add_node("decomposer", checks_context(decomposer))
     builder.add_node("traverser", traverser, retry_policy=INDEX_RETRY)
     builder.add_edge(START, "decomposer")
     builder.add_edge("decomposer", "traverser")

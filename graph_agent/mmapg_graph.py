@@ -20,7 +20,7 @@ from langgraph.types import RetryPolicy, Send
 
 from graph_agent.api import RunResult, result_from_state
 from graph_agent.binding import run_on_thread
-from graph_agent.entry import question_checked
+from graph_agent.context_check import checks_context
 from nodes.mmapg.answerer import answerer
 from nodes.mmapg.finisher import finisher
 from nodes.mmapg.graph_view import llm_budget_left
@@ -79,7 +79,7 @@ def build_mmapg_graph() -> StateGraph[MMAPGState, MMAPGContext, MMAPGInputState,
         input_schema=MMAPGInputState,
         output_schema=MMAPGOutputState,
     )
-    builder.add_node("plan_writer", question_checked(plan_writer))
+    builder.add_node("plan_writer", checks_context(plan_writer))
     builder.add_node("planner", planner)
     builder.add_node("retriever", retriever, retry_policy=INDEX_RETRY)  # type: ignore[arg-type]
     builder.add_node("answerer", answerer)

@@ -22,7 +22,8 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import RetryPolicy
 
 from graph_agent.api import RunResult
-from graph_agent.entry import question_checked
+from graph_agent.context_check import checks_context
+from graph_agent.threads import thread_metadata
 from nodes.reagent.assembler import assembler
 from nodes.reagent.decomposer import decomposer
 from nodes.reagent.retriever import retriever
@@ -61,7 +62,7 @@ def build_reagent_graph() -> StateGraph[
         input_schema=ReAgentInputState,
         output_schema=ReAgentOutputState,
     )
-    builder.add_node("decomposer", question_checked(decomposer))
+    builder.add_node("decomposer", checks_context(decomposer))
     builder.add_node("retriever", retriever, retry_policy=INDEX_RETRY)
     builder.add_node("verifier", verifier)
     builder.add_node("supervisor", supervisor)
@@ -152,7 +153,10 @@ def ask_reagent(
     """Run ReAgent on one question; global backtracks fork the thread's checkpoints."""
     compiled = with_checkpointer(_MEMORY if checkpointer is None else checkpointer)
     thread_id = thread_id or uuid.uuid4().hex
-    config: dict[str, Any] = {"configurable": {"thread_id": thread_id}}
+    config: dict[str, Any] = {
+        "configurable": {"thread_id": thread_id},
+        "metadata": thread_metadata("reagent", context),
+    }
     started = time.perf_counter()
     inputs: dict[str, Any] = {"question": question}
     if subquestions:

@@ -1,7 +1,8 @@
 """Checkpoints of runs: a SQLite saver next to the index, listing, resuming and forking.
 
-Each run is a thread. The Context a thread ran with is stored in the checkpoint metadata,
-so a replay resumes or forks with the same settings unless the caller overrides them.
+Each run is a thread. The Context a thread ran with is stored in the checkpoint metadata
+(`graph_agent.threads`), so a replay resumes or forks with the same settings unless the
+caller overrides them; a thread that holds a run takes no new question unless continued.
 Listing works for FiF, ReAgent and extraction-loop threads (a ReAgent global backtrack shows
 as a fork: two checkpoints with the same parent), resuming and forking for FiF.
 """
@@ -10,24 +11,29 @@ from __future__ import annotations
 
 import sqlite3
 import time
-import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
 
 from graph_agent.api import RunResult, result_from_state
 from graph_agent.extraction_graph import extraction_graph
 from graph_agent.graph import fif_graph
 from graph_agent.reagent_graph import with_checkpointer
+from graph_agent.threads import (
+    claim_thread,
+    listed,
+    recorded_context,
+    thread_metadata,
+    unknown_thread,
+)
 from state.context import Context
 from tools.errors import ConfigError
 from tools.manifest import CHECKPOINT_FILE
-
-CONTEXT_KEY = "fif_context"
 
 
 @contextmanager
@@ -45,17 +51,23 @@ def sqlite_checkpointer(index_dir: str | Path) -> Iterator[SqliteSaver]:
 def run_config(
     thread_id: str, context: Context, checkpoint_id: str | None = None
 ) -> dict[str, Any]:
-    """Return the LangGraph config of a thread, carrying the Context in its metadata."""
+    """Return the LangGraph config of a FiF thread, carrying the Context in its metadata."""
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
         configurable["checkpoint_id"] = checkpoint_id
-    return {"configurable": configurable, "metadata": {CONTEXT_KEY: context.model_dump()}}
+    return {"configurable": configurable, "metadata": thread_metadata("fif", context)}
 
 
-def ask_checkpointed(question: str, context: Context, thread_id: str | None = None) -> RunResult:
-    """Run FiF with SQLite checkpoints next to the index; the thread id is in the result."""
-    thread_id = thread_id or uuid.uuid4().hex[:12]
+def ask_checkpointed(
+    question: str, context: Context, thread_id: str | None = None, continue_thread: bool = False
+) -> RunResult:
+    """Run FiF with SQLite checkpoints next to the index; the thread id is in the result.
+
+    Raises:
+        ConfigError: If `thread_id` already holds a run and `continue_thread` is false.
+    """
     with sqlite_checkpointer(context.index_dir) as saver:
+        thread_id = claim_thread(saver, thread_id, continue_thread)
         graph = fif_graph(saver)
         started = time.perf_counter()
         final = graph.invoke(
@@ -95,11 +107,8 @@ def list_checkpoints(
     with sqlite_checkpointer(index_dir) as saver:
         graph = REPLAY_GRAPHS[system](saver)
         history = list(graph.get_state_history({"configurable": {"thread_id": thread_id}}))
-    if not history:
-        raise ConfigError(
-            f"no checkpoints for thread {thread_id!r} in {index_dir}; "
-            "the thread id is printed by `fif ask`"
-        )
+        if not history:
+            raise unknown_thread(thread_id, saver, str(index_dir))
     return [_info(snapshot) for snapshot in reversed(history)]
 
 
@@ -150,14 +159,31 @@ def _trace_info(snapshot: Any) -> CheckpointInfo:
     )
 
 
-def stored_context(index_dir: str | Path, thread_id: str) -> Context:
-    """Return the Context a thread was started with."""
+def stored_context(
+    index_dir: str | Path, thread_id: str, checkpoint_id: str | None = None
+) -> Context:
+    """Return the Context a FiF thread ran with at a checkpoint (default: its latest)."""
     with sqlite_checkpointer(index_dir) as saver:
-        snapshot = fif_graph(saver).get_state({"configurable": {"thread_id": thread_id}})
-    stored = (snapshot.metadata or {}).get(CONTEXT_KEY)
-    if not stored:
-        return Context(index_dir=str(index_dir))
-    return Context.model_validate(stored)
+        config = _checked_config(saver, str(index_dir), thread_id, checkpoint_id)
+        return recorded_context(saver, config, str(index_dir))
+
+
+def _checked_config(
+    saver: SqliteSaver, index_dir: str, thread_id: str, checkpoint_id: str | None
+) -> RunnableConfig:
+    """Return the config of a thread's checkpoint, or raise naming the valid ids."""
+    config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
+    if saver.get_tuple(config) is None:
+        raise unknown_thread(thread_id, saver, index_dir)
+    if checkpoint_id is None:
+        return config
+    known = [c.config["configurable"]["checkpoint_id"] for c in saver.list(config)]
+    if checkpoint_id not in known:
+        raise ConfigError(
+            f"thread {thread_id!r} has no checkpoint {checkpoint_id!r}; its checkpoints, "
+            f"newest first: {listed(known)} (`fif replay {thread_id}` shows each one)"
+        )
+    return {"configurable": {"thread_id": thread_id, "checkpoint_id": checkpoint_id}}
 
 
 def resume(
@@ -166,11 +192,20 @@ def resume(
     checkpoint_id: str | None = None,
     overrides: Mapping[str, Any] | None = None,
 ) -> RunResult:
-    """Continue a thread from its last checkpoint, or fork it from an earlier one."""
-    context = stored_context(index_dir, thread_id)
-    if overrides:
-        context = Context.model_validate({**context.model_dump(), **overrides})
+    """Continue a FiF thread from its last checkpoint, or fork it from an earlier one.
+
+    The run gets the Context stored at that checkpoint, with `overrides` (explicit CLI
+    options) on top; the index is always `index_dir`.
+
+    Raises:
+        ConfigError: If the thread or the checkpoint is unknown (the message lists the
+            valid ids), or the thread is not a FiF run.
+    """
     with sqlite_checkpointer(index_dir) as saver:
+        at = _checked_config(saver, str(index_dir), thread_id, checkpoint_id)
+        context = recorded_context(saver, at, str(index_dir))
+        if overrides:
+            context = Context.model_validate({**context.model_dump(), **overrides})
         graph = fif_graph(saver)
         config = run_config(thread_id, context, checkpoint_id)
         if checkpoint_id is None and not graph.get_state(config).next:

@@ -10,10 +10,9 @@ pay for.
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from graph_agent.api import RunResult
 from state.context import Context
@@ -29,8 +28,15 @@ from tools.questions import require_question
 
 C = TypeVar("C", bound=Context)
 
-AskFunction = Callable[[str, Context, str | None], RunResult]
-"""(question, context, thread id or None) → the run's result."""
+
+class AskFunction(Protocol):
+    """Run a system on a question with a context, on a thread (None: a new one)."""
+
+    def __call__(
+        self, question: str, context: Context, thread_id: str | None, continue_thread: bool = False
+    ) -> RunResult:
+        """Return the run's result; a used thread is refused unless `continue_thread`."""
+        ...
 
 
 def as_context(kind: type[C], context: Context) -> C:
@@ -38,11 +44,13 @@ def as_context(kind: type[C], context: Context) -> C:
     return context if isinstance(context, kind) else kind(**context.model_dump())
 
 
-def ask_fif(question: str, context: Context, thread_id: str | None) -> RunResult:
+def ask_fif(
+    question: str, context: Context, thread_id: str | None, continue_thread: bool = False
+) -> RunResult:
     """Run FiF with SQLite checkpoints (`fif replay` can resume or fork the thread)."""
     from graph_agent.replay import ask_checkpointed
 
-    return ask_checkpointed(question, context, thread_id)
+    return ask_checkpointed(question, context, thread_id, continue_thread)
 
 
 GraphAsk = Callable[..., RunResult]
@@ -56,12 +64,16 @@ def checkpointed(load: Callable[[], GraphAsk], kind: type[Context]) -> AskFuncti
     shared Context becomes the graph's own Context subclass.
     """
 
-    def ask(question: str, context: Context, thread_id: str | None) -> RunResult:
+    def ask(
+        question: str, context: Context, thread_id: str | None, continue_thread: bool = False
+    ) -> RunResult:
         from graph_agent.replay import sqlite_checkpointer
+        from graph_agent.threads import claim_thread
 
         with sqlite_checkpointer(context.index_dir) as saver:
+            thread = claim_thread(saver, thread_id, continue_thread)
             settings = as_context(kind, context)
-            return load()(question, settings, thread_id=thread_id or _thread(), checkpointer=saver)
+            return load()(question, settings, thread_id=thread, checkpointer=saver)
 
     return ask
 
@@ -96,8 +108,13 @@ def _extraction() -> GraphAsk:
     return ask_extraction
 
 
-def ask_dense(question: str, context: Context, thread_id: str | None) -> RunResult:
-    """Rank components in one dense search (subcomponent granularity); answer if asked."""
+def ask_dense(
+    question: str, context: Context, thread_id: str | None, continue_thread: bool = False
+) -> RunResult:
+    """Rank components in one dense search (subcomponent granularity); answer if asked.
+
+    One search keeps no thread state, so there is nothing to continue or refuse.
+    """
     from graph_agent.api import answer_from_components
     from tools.corpus_index import open_index
     from tools.search import dense_search
@@ -121,10 +138,6 @@ def ask_dense(question: str, context: Context, thread_id: str | None) -> RunResu
         thread_id=thread_id or "",
         latency_ms=(time.perf_counter() - started) * 1000.0,
     )
-
-
-def _thread() -> str:
-    return uuid.uuid4().hex[:12]
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from state.views import llm_calls, tokens
 from tools.cost import CostMeter
 from tools.graph_nav import node_content
 from tools.layered_graph import LayeredGraph
-from tools.llm_calls import LLMFailure, StructuredCaller, caller_for
+from tools.llm_calls import LLMFailure, NotRouted, StructuredCaller, caller_for
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +75,8 @@ def decide_within(
         return Decided(offline_path(), "offline-fallback", "LLM budget used up")
     try:
         return Decided(llm_path(caller_for(context)), "llm")
+    except NotRouted as routed:  # this backend leaves the decision to the offline twin
+        return Decided(offline_path(), "offline", str(routed))
     except LLMFailure as failure:
         logger.warning("falling back to the offline decision: %s", failure)
         meter.fallbacks += 1

@@ -14,6 +14,8 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from state.tuning import FiFTuning
 
 Backend = Literal["offline", "openai", "local"]
+DEFAULT_INDEX_DIR = ".fif/index"
+"""Where `fif build` writes and every run reads when no index is named (CLI, Studio, make demo)."""
 PriceTable = dict[str, tuple[float, float]]
 """Model name → (USD per million input tokens, USD per million output tokens)."""
 
@@ -23,7 +25,11 @@ class Context(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    index_dir: str = Field(".fif/index", description="Folder of the index built by `fif build`.")
+    index_dir: str = Field(
+        DEFAULT_INDEX_DIR,
+        description="Folder of the index built by `fif build` (relative paths: from the "
+        "working directory of the process, e.g. where `langgraph dev` was started).",
+    )
     chroma_url: str | None = Field(None, description="Chroma server URL; None = embedded store.")
     doc_scope: tuple[str, ...] | None = Field(
         None,

@@ -11,12 +11,13 @@ that records what happened is append-only, so findings are never overwritten.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, TypedDict
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, with_config
+from typing_extensions import TypedDict
 
 from state.context import Context
-from state.fif_state import Ranked, add_costs
+from state.fif_state import FIELD_DOCS, Ranked, add_costs
 
 Status = Literal["answer", "needs", "fail"]
 ExtractionNode = Literal["extractor", "synthesizer", "ranker"]
@@ -96,23 +97,34 @@ class ExtractionStep(TypedDict, total=False):
     prompt_version: str | None
 
 
+@with_config(FIELD_DOCS)
 class ExtractionInputState(TypedDict):
     """What a caller passes: the question."""
 
     question: str
+    """The question to find evidence for."""
 
 
+@with_config(FIELD_DOCS)
 class ExtractionOutputState(TypedDict, total=False):
     """What a caller gets back: ranking, answer, findings, failures, verdicts, trace, cost."""
 
     ranking: list[Ranked]
+    """The final top-k components (ranker)."""
     answer: str | None
+    """The synthesizer's answer, or the ranker's reading when asked for one."""
     findings: list[Finding]
+    """Every finding so far (extractor appends; never overwritten)."""
     failed_searches: list[FailedSearch]
+    """Every extraction that found nothing, with its reason (extractor appends)."""
     verdicts: list[Verdict]
+    """One synthesizer verdict per iteration (synthesizer appends)."""
     trace: list[ExtractionStep]
+    """What each node did and who decided (every node appends, fallbacks included)."""
     cost: dict[str, float]
+    """Accumulated cost tally; every node adds its own delta."""
     fallbacks: list[str]
+    """Every LLM decision replaced by its offline twin: "node: reason"."""
 
 
 class ExtractionState(TypedDict, total=False):

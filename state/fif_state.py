@@ -7,7 +7,10 @@ that record what happened only grow: nodes return new items and reducers merge t
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired
+
+from pydantic import ConfigDict, with_config
+from typing_extensions import TypedDict
 
 from state.corpus import Layer
 
@@ -18,6 +21,9 @@ Granularity = Layer
 SubqueryStatus = Literal["unknown", "answerable", "not answerable"]
 SubqueryOrigin = Literal["initial", "replan", "rewrite", "bridge"]
 ActionKind = Literal["search", "replan", "stop"]
+
+FIELD_DOCS = ConfigDict(use_attribute_docstrings=True)
+"""For `with_config`: Studio's JSON schemas take each field's docstring as its description."""
 
 
 class Subquery(TypedDict):
@@ -145,21 +151,30 @@ def merge_subqueries(left: list[Subquery] | None, right: list[Subquery] | None) 
     return merged
 
 
+@with_config(FIELD_DOCS)
 class InputState(TypedDict):
     """What a caller passes: the question."""
 
     question: str
+    """The question to find evidence for."""
 
 
+@with_config(FIELD_DOCS)
 class OutputState(TypedDict, total=False):
     """What a caller gets back: ranking, optional answer, the step trace, the plan and costs."""
 
     ranking: list[Ranked]
+    """The final top-k (reranker)."""
     answer: str | None
+    """A short grounded answer (answerer, when asked for)."""
     history: list[StepRecord]
+    """Action history H_t; the evaluator appends each judged traversal, failures included."""
     subqueries: list[Subquery]
+    """The plan: written by the planner (append) and the evaluator (status, answers)."""
     cost: dict[str, float]
+    """Accumulated cost tally; every node adds its own delta (the graph adds its `work_ms`)."""
     fallbacks: list[str]
+    """Every LLM decision replaced by its offline twin: "node: reason" (any node)."""
 
 
 class FiFState(TypedDict, total=False):

@@ -10,12 +10,13 @@ pickle-free; what happened only grows (`operator.add` reducers).
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired
 
-from pydantic import Field
+from pydantic import Field, with_config
+from typing_extensions import TypedDict
 
 from state.context import Context
-from state.fif_state import Ranked, add_costs
+from state.fif_state import FIELD_DOCS, Ranked, add_costs
 from state.tuning import SearchMode
 
 IrcotNode = Literal["retriever", "reasoner", "ranker"]
@@ -67,21 +68,30 @@ class IrcotStep(TypedDict):
     """reasoner: the prompt version, when an LLM was asked."""
 
 
+@with_config(FIELD_DOCS)
 class IrcotInputState(TypedDict):
     """What a caller passes: the question."""
 
     question: str
+    """The question to find evidence for."""
 
 
+@with_config(FIELD_DOCS)
 class IrcotOutputState(TypedDict, total=False):
     """What a caller gets back: ranking, chain, optional answer, trace and costs."""
 
     ranking: list[Ranked]
+    """The final top-k components (ranker)."""
     chain: list[ChainSentence]
+    """The chain of thought so far (reasoner appends one sentence per step)."""
     answer: str | None
+    """The answer the chain reached, or a reader's answer when asked for (reasoner, ranker)."""
     history: list[IrcotStep]
+    """What each node did and who decided (every node appends, fallbacks included)."""
     cost: dict[str, float]
+    """Accumulated cost tally; every node adds its own delta."""
     fallbacks: list[str]
+    """Every LLM decision replaced by its offline twin: "node: reason"."""
 
 
 class IrcotState(TypedDict, total=False):

@@ -9,12 +9,13 @@ the b best edges of the layered component graph under late-interaction scoring. 
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, with_config
+from typing_extensions import TypedDict
 
 from state.context import Context
-from state.fif_state import Ranked, add_costs
+from state.fif_state import FIELD_DOCS, Ranked, add_costs
 
 Modality = Literal["text", "table", "image"]
 EdgeKind = Literal["intra", "inter", "dummy", "seed"]
@@ -55,20 +56,28 @@ class LilacStep(TypedDict):
     detail: dict[str, Any]
 
 
+@with_config(FIELD_DOCS)
 class LilacInputState(TypedDict):
     """What a caller passes: the question."""
 
     question: str
+    """The question to find evidence for."""
 
 
+@with_config(FIELD_DOCS)
 class LilacOutputState(TypedDict, total=False):
     """What a caller gets back: ranking, plan, final beam, trace and costs."""
 
     ranking: list[Ranked]
+    """The final top-k components (traverser)."""
     subqueries: list[LilacSubquery]
+    """Modality-labelled subqueries Q_sub (decomposer; written once)."""
     beam: list[ScoredEdge]
+    """The top-b edges after the last iteration, best first (traverser)."""
     trace: list[LilacStep]
+    """What each node decided and how (every node appends, fallbacks included)."""
     cost: dict[str, float]
+    """Accumulated cost tally; every node adds its own delta."""
 
 
 class LilacState(TypedDict, total=False):

@@ -10,12 +10,13 @@ pickle-free and readable in Studio.
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, with_config
+from typing_extensions import TypedDict
 
 from state.context import Context
-from state.fif_state import Ranked, add_costs
+from state.fif_state import FIELD_DOCS, Ranked, add_costs
 
 NodeType = Literal["question", "answer", "retrieval", "stop"]
 NodeStatus = Literal["open", "found", "no_result", "answered", "stopped"]
@@ -105,23 +106,35 @@ def merge_nodes(left: list[PlanNode] | None, right: list[PlanNode] | None) -> li
     return [merged[key] for key in sorted(merged)]
 
 
+@with_config(FIELD_DOCS)
 class MMAPGInputState(TypedDict):
     """What a caller passes: the question."""
 
     question: str
+    """The question to find evidence for."""
 
 
+@with_config(FIELD_DOCS)
 class MMAPGOutputState(TypedDict, total=False):
     """What a caller gets back: ranking, answer, the planning graph, its drawing, trace, cost."""
 
     ranking: list[Ranked]
+    """The final top-k components (finisher)."""
     answer: str | None
+    """The final answer: the last Answer node's content (finisher)."""
     plan: OverallPlan
+    """The overall plan (plan_writer; written once)."""
     nodes: list[PlanNode]
+    """The planning graph's nodes with their parent edges (plan_writer, planner, retriever,
+    answerer, finisher append; nothing is removed, failed retrievals included)."""
     graph_text: str
+    """The planning graph drawn as a mermaid flowchart (finisher)."""
     trace: list[MMAPGStep]
+    """What each node decided and how (every node appends, fallbacks included)."""
     cost: dict[str, float]
+    """Accumulated cost tally; every node adds its own delta (the graph adds `work_ms`)."""
     fallbacks: list[str]
+    """Every LLM decision replaced by its offline twin: "node: reason"."""
 
 
 class MMAPGState(TypedDict, total=False):

@@ -11,12 +11,13 @@ they are replaced per agent rather than appended; everything that records what h
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, with_config
+from typing_extensions import TypedDict
 
 from state.context import Context
-from state.fif_state import Ranked, add_costs
+from state.fif_state import FIELD_DOCS, Ranked, add_costs
 
 MessageKind = Literal["assert", "inform", "reject", "challenge"]
 Outcome = Literal["consistent", "no-consistent-knowledge"]
@@ -123,25 +124,39 @@ def union_ids(left: list[str] | None, right: list[str] | None) -> list[str]:
     return sorted(set(left or []) | set(right or []))
 
 
+@with_config(FIELD_DOCS)
 class ReAgentInputState(TypedDict, total=False):
     """What a caller passes: the question, optionally its own decomposition."""
 
     question: str
+    """The question to find evidence for."""
     subquestions: list[SubQuestion]
+    """Optional: your own sub-questions q_1..q_m; without them the decomposer writes them."""
 
 
+@with_config(FIELD_DOCS)
 class ReAgentOutputState(TypedDict, total=False):
     """What a caller gets back: ranking, answer, knowledge, messages, trace and costs."""
 
     ranking: list[Ranked]
+    """The final top-k components (assembler)."""
     answer: str | None
+    """The assembled answer, when asked for and consistent (assembler)."""
     outcome: Outcome
+    """Whether a consistent knowledge set remained (supervisor)."""
     subquestions: list[SubQuestion]
+    """The sub-questions q_1..q_m (input or decomposer; written once)."""
     knowledge: dict[str, list[Assertion]]
+    """Local knowledge sets Φ_i by agent; the global set Φ is their union (retriever,
+    verifier, supervisor)."""
     messages: list[Message]
+    """Typed messages between agents, in order (every agent)."""
     rollback: Rollback | None
+    """A global backtrack the supervisor asks for; cleared by the fork (supervisor)."""
     trace: list[ReAgentStep]
+    """What each node decided and how (every node appends, fallbacks included)."""
     cost: dict[str, float]
+    """Accumulated cost tally; every node adds its own delta."""
 
 
 class ReAgentState(TypedDict, total=False):

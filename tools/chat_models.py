@@ -25,7 +25,10 @@ logger = logging.getLogger(__name__)
 LOCAL_CONTEXT_TOKENS = 8192
 LOCAL_SERVER_MAX_OUTPUT_TOKENS = 512
 """Cap on one reply of the in-process model: a small model can loop until the context is full,
-holding the single slot long after the client has timed out."""
+holding the single slot long after the client has timed out. Each decision's own, smaller
+cap is in `tools.local_routes`."""
+LLAMA_QUIET = -1
+"""llama.cpp log verbosity that prints nothing; its own logs show only with `fif -v`."""
 _REGISTERED_MODELS: dict[str, Any] = {}
 _lock = threading.Lock()
 REGISTERED_PREFIX = "registered:"
@@ -147,9 +150,20 @@ def packaged_smollm2() -> str:
     return str(found[0])
 
 
-@lru_cache(maxsize=2)
 def _local_server(path: str) -> str:
-    """Load a GGUF model in-process once and return its OpenAI-compatible base URL."""
+    """Return the OpenAI-compatible base URL of a GGUF model, loading it on first use.
+
+    Once per process: every decision of every run (and every eval worker thread) talks to
+    the same loaded model; the lock keeps two first callers from loading it twice.
+    """
+    with _lock:
+        if path not in _LOCAL_URLS:
+            _LOCAL_URLS[path] = _start_local_server(path)
+        return _LOCAL_URLS[path]
+
+
+def _start_local_server(path: str) -> str:
+    """Load a GGUF model in-process with xllamacpp and start its HTTP endpoint."""
     if not Path(path).is_file():
         raise ModelUnavailableError(f"GGUF model {path!r} not found; give an existing .gguf file")
     try:
@@ -163,10 +177,11 @@ def _local_server(path: str) -> str:
     params.n_ctx = LOCAL_CONTEXT_TOKENS
     params.n_parallel = 1
     params.n_predict = LOCAL_SERVER_MAX_OUTPUT_TOKENS
+    if not logger.isEnabledFor(logging.INFO):  # llama.cpp writes to stderr itself
+        params.verbosity = LLAMA_QUIET
     params.cpuparams.n_threads = max(1, (os.cpu_count() or 2))
     params.cpuparams_batch.n_threads = max(1, (os.cpu_count() or 2))
-    with _lock:
-        server = xllamacpp.Server(params)
+    server = xllamacpp.Server(params)
     _SERVERS.append(server)  # keep it alive for the life of the process
     address = str(server.listening_address).rstrip("/")
     if not address.startswith("http"):
@@ -176,3 +191,5 @@ def _local_server(path: str) -> str:
 
 
 _SERVERS: list[Any] = []
+_LOCAL_URLS: dict[str, str] = {}
+"""GGUF path → base URL of its loaded model (guarded by `_lock`)."""

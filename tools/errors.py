@@ -11,6 +11,14 @@ class ConfigError(FiFError):
     """A setting is missing, malformed or contradicts another one."""
 
 
+class ContextError(ConfigError, ValueError):
+    """A run's Context names something that is not there; the message starts `context.<field>`.
+
+    Also a ValueError, the kind of error LangGraph's server reports with its message (it
+    shows other exceptions as "An internal error occurred").
+    """
+
+
 class MissingDependencyError(FiFError):
     """An optional package is not installed; the message names the install command."""
 

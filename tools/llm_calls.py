@@ -20,6 +20,7 @@ from pydantic import BaseModel, ValidationError
 from state.context import Context
 from tools.chat_models import cut_off_errors, load_chat_model, transient_errors
 from tools.cost import CostMeter
+from tools.local_routes import local_route
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +36,10 @@ _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 
 class LLMFailure(Exception):
     """The model gave no usable answer within the retry budget."""
+
+
+class NotRouted(LLMFailure):
+    """The backend leaves this decision to its offline twin (tools.local_routes): no failure."""
 
 
 def extract_json(text: str) -> str:
@@ -74,6 +79,8 @@ class StructuredCaller:
     retries: int = 2
     backoff_s: float = 1.0
     prices: dict[str, tuple[float, float]] = field(default_factory=dict)
+    local_routes: bool = False
+    """Ask the model only the decisions `tools.local_routes` gives it, with their reply caps."""
 
     def call(
         self,
@@ -87,19 +94,12 @@ class StructuredCaller:
         from langchain_core.messages import HumanMessage, SystemMessage
 
         messages: list[Any] = [SystemMessage(system), HumanMessage(user)]  # type: ignore[arg-type]
-        response_format = {
-            "type": "json_schema",
-            "json_schema": {
-                "name": schema.__name__,
-                "schema": schema.model_json_schema(),
-                "strict": False,
-            },
-        }
+        request = self._request(schema)
         problem = "no attempt made"
         for attempt in range(self.retries + 1):
             try:
                 with meter.timed("llm"):
-                    reply = self.model.invoke(messages, response_format=response_format)
+                    reply = self.model.invoke(messages, **request)
             except transient_errors() as err:
                 meter.llm_calls += 1  # a failed attempt still counts against the call budget
                 problem = f"{type(err).__name__}: {err}"
@@ -125,6 +125,28 @@ class StructuredCaller:
         raise LLMFailure(
             f"{self.model_name}: no valid answer after {self.retries + 1} attempts ({problem})"
         )
+
+    def _request(self, schema: type[BaseModel]) -> dict[str, Any]:
+        """Return the call's options: the JSON schema to fill, and the local route's reply cap.
+
+        For the local backend the schema is the route's bounded one (tools.local_routes).
+
+        Raises:
+            NotRouted: If the local backend leaves this decision to its offline twin.
+        """
+        decision, json_schema = schema.__name__, schema.model_json_schema()
+        limits: dict[str, Any] = {}
+        if self.local_routes:
+            route = local_route(decision)
+            if not route.to_model:
+                raise NotRouted(
+                    f"{self.model_name} leaves {decision} to its offline twin: {route.why}"
+                )
+            json_schema = route.reply_schema(json_schema)
+            if route.max_tokens is not None:
+                limits["max_tokens"] = route.max_tokens
+        schema_format = {"name": decision, "schema": json_schema, "strict": False}
+        return {"response_format": {"type": "json_schema", "json_schema": schema_format}, **limits}
 
     def _sleep(self, attempt: int) -> None:
         if self.backoff_s > 0:
@@ -159,5 +181,10 @@ def caller_for(context: Context, max_tokens: int | None = None) -> StructuredCal
     if max_tokens is not None:
         model = model.bind(max_tokens=max_tokens)
     return StructuredCaller(
-        model, name, context.llm_retries, context.llm_backoff_s, dict(context.price_table)
+        model,
+        name,
+        context.llm_retries,
+        context.llm_backoff_s,
+        dict(context.price_table),
+        local_routes=context.backend == "local",
     )

@@ -1,4 +1,4 @@
-"""`langgraph dev` serves langgraph.json offline; the SDK runs FiF, LILaC and IRCoT on the sample.
+"""`langgraph dev` serves langgraph.json offline: schemas, context errors, and a run of every graph.
 
 The server runs in a temporary folder, not the repository: `langgraph dev` keeps its
 in-memory state under `.langgraph_api/` in its working directory and reloads it at start.
@@ -131,6 +131,61 @@ def run(served: Served, client: Any, thread_id: str | None, graph: str, **kwargs
     return output
 
 
+SERVED_GRAPHS = {"fif", "lilac", "ircot", "mmapg", "extraction", "reagent"}
+
+
+def undescribed(schema: dict[str, Any]) -> list[str]:
+    """Return the schema's top-level fields that have no description."""
+    return [name for name, field in schema["properties"].items() if not field.get("description")]
+
+
+def test_every_assistant_serves_input_context_and_output_schemas_with_descriptions(
+    langgraph_server: Served,
+) -> None:
+    from langgraph_sdk import get_sync_client
+
+    client = get_sync_client(url=langgraph_server.url)
+    assistants = client.assistants.search()
+    assert {a["graph_id"] for a in assistants} == SERVED_GRAPHS, assistants
+    for assistant in assistants:
+        schemas = client.assistants.get_schemas(assistant["assistant_id"])
+        for kind in ("input_schema", "context_schema", "output_schema"):
+            schema = schemas[kind]
+            where = f"{assistant['graph_id']} {kind}"
+            assert schema and schema.get("properties"), f"{where} is {schema!r}"
+            assert undescribed(schema) == [], f"{where}: fields without a description"
+        assert "question" in schemas["input_schema"]["properties"]
+        assert "ranking" in schemas["output_schema"]["properties"]
+        assert "index_dir" in schemas["context_schema"]["properties"]
+
+
+def run_error(client: Any, graph: str, context: dict[str, Any] | None) -> str:
+    """Run a graph expecting it to fail; return the error message the server reports."""
+    output = client.runs.wait(
+        None, graph, input={"question": "Which club is the oldest?"}, context=context,
+        raise_error=False,
+    )  # fmt: skip
+    assert isinstance(output, dict) and "__error__" in output, f"{graph} ran: {output!r}"
+    return str(output["__error__"]["message"])
+
+
+def test_a_run_with_a_missing_or_bad_context_names_the_field(
+    langgraph_server: Served, tmp_path: Path
+) -> None:
+    from langgraph_sdk import get_sync_client
+
+    client = get_sync_client(url=langgraph_server.url)
+    nowhere = tmp_path / "no-index-here"
+    for graph in sorted(SERVED_GRAPHS):
+        message = run_error(client, graph, {"index_dir": str(nowhere)})
+        assert message.startswith("context.index_dir: ") and str(nowhere) in message, message
+        assert "fif build" in message, message
+    # No context at all: the default index_dir, relative to the server's folder, is empty.
+    message = run_error(client, "fif", None)
+    assert message.startswith("context.index_dir: .fif/index: "), message
+    assert "top_k" in run_error(client, "fif", {"top_k": 0})
+
+
 def test_the_sdk_runs_fif_and_lilac_on_the_served_graphs(
     langgraph_server: Served, sample_index: Path, sample_examples: tuple[EvalExample, ...]
 ) -> None:
@@ -138,8 +193,7 @@ def test_the_sdk_runs_fif_and_lilac_on_the_served_graphs(
 
     client = get_sync_client(url=langgraph_server.url)
     assistants = client.assistants.search()
-    served = {a["graph_id"] for a in assistants}
-    assert {"fif", "lilac", "ircot", "mmapg", "extraction"} <= served, assistants
+    assert {a["graph_id"] for a in assistants} == SERVED_GRAPHS, assistants
 
     question = sample_examples[0].question
     context = {"index_dir": str(sample_index), "top_k": 10}

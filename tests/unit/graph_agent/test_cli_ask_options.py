@@ -21,7 +21,9 @@ def contexts(monkeypatch: pytest.MonkeyPatch) -> list[Context]:
     """Capture the Context `fif ask` builds instead of running the graph."""
     seen: list[Context] = []
 
-    def fake_ask(question: str, context: Context, thread_id: str | None = None) -> RunResult:
+    def fake_ask(
+        question: str, context: Context, thread_id: str | None = None, continue_thread: bool = False
+    ) -> RunResult:
         seen.append(context)
         return RunResult(ranking=[], thread_id="t")
 

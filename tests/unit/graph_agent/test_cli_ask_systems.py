@@ -36,7 +36,9 @@ def test_a_system_reads_its_own_settings_from_the_environment(
 ) -> None:
     seen: list[Context] = []
 
-    def fake_run(question: str, context: Context, thread_id: str | None) -> RunResult:
+    def fake_run(
+        question: str, context: Context, thread_id: str | None, continue_thread: bool = False
+    ) -> RunResult:
         seen.append(context)
         return RunResult(ranking=[], thread_id="t")
 

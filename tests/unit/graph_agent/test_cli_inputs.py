@@ -71,7 +71,9 @@ def test_an_unknown_ablation_lists_the_valid_names(mini_index: Path, monkeypatch
 
 
 def test_ask_json_carries_subqueries_and_fallbacks(mini_index: Path, monkeypatch, capsys) -> None:
-    def fake_ask(question: str, context: Context, thread_id: str | None = None) -> RunResult:
+    def fake_ask(
+        question: str, context: Context, thread_id: str | None = None, continue_thread: bool = False
+    ) -> RunResult:
         return RunResult(
             ranking=[],
             thread_id="t",

@@ -1,0 +1,120 @@
+"""What a checkpoint store knows about its threads: which exist, who ran them, with what Context.
+
+Every run started by `fif ask` writes its Context (as JSON) and its graph's name into the
+metadata of each checkpoint it saves, so `fif replay --resume/--fork` continues with the
+settings the run had (LangGraph keeps only scalar metadata, hence the JSON string). A
+thread id that already holds a run is refused for a new question unless the caller asks
+to continue it, and an unknown thread or checkpoint id is answered with the valid ones.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from pydantic import BaseModel, ValidationError
+
+from state.context import Context
+from tools.errors import ConfigError
+
+logger = logging.getLogger(__name__)
+
+CONTEXT_KEY = "fif_context"
+"""Checkpoint metadata key: the run's Context as JSON."""
+GRAPH_KEY = "fif_graph"
+"""Checkpoint metadata key: the name of the graph that wrote the checkpoint (fif, lilac, …)."""
+LISTED_AT_MOST = 10
+"""Ids an error message lists before it says how many more there are."""
+
+
+def thread_metadata(graph_name: str, context: BaseModel) -> dict[str, str]:
+    """Return the run-config metadata that records a run's graph and Context on its checkpoints."""
+    return {CONTEXT_KEY: context.model_dump_json(), GRAPH_KEY: graph_name}
+
+
+def listed(ids: Sequence[str]) -> str:
+    """Join ids for a one-line message, at most LISTED_AT_MOST of them."""
+    shown = ", ".join(ids[:LISTED_AT_MOST])
+    more = len(ids) - LISTED_AT_MOST
+    return f"{shown} (and {more} more)" if more > 0 else shown
+
+
+def thread_ids(saver: Any) -> list[str]:
+    """Return the thread ids of a SQLite checkpoint store, most recently written first."""
+    try:
+        rows = saver.conn.execute(
+            "SELECT thread_id, MAX(checkpoint_id) AS latest FROM checkpoints "
+            "GROUP BY thread_id ORDER BY latest DESC"
+        ).fetchall()
+    except sqlite3.OperationalError:  # a store nothing was saved to has no table yet
+        return []
+    return [str(row[0]) for row in rows]
+
+
+def unknown_thread(thread_id: str, saver: Any, where: str) -> ConfigError:
+    """Return the error for a thread id the store does not hold, listing the ones it does."""
+    known = thread_ids(saver)
+    hint = f"threads there, newest first: {listed(known)}" if known else "it holds no threads"
+    return ConfigError(f"no thread {thread_id!r} in {where}; {hint}")
+
+
+def claim_thread(saver: Any, thread_id: str | None, continue_thread: bool = False) -> str:
+    """Return the thread a new question runs on: `thread_id`, or a new one when None.
+
+    Raises:
+        ConfigError: If the thread already holds a run and `continue_thread` is false (the
+            message names the earlier run and the ways on), or if asked to continue
+            without a thread id.
+    """
+    if thread_id is None:
+        if continue_thread:
+            raise ConfigError("--continue follows up on a run: name its thread with --thread")
+        return uuid.uuid4().hex[:12]
+    latest = saver.get_tuple({"configurable": {"thread_id": thread_id}})
+    if latest is None or continue_thread:
+        return thread_id
+    question = str(latest.checkpoint.get("channel_values", {}).get("question", ""))[:80]
+    graph = latest.metadata.get(GRAPH_KEY, "a graph")
+    raise ConfigError(
+        f"thread {thread_id!r} already holds a run ({graph}: {question!r}); pass --continue "
+        "to ask a follow-up on it (its state and budget carry over), `fif replay "
+        f"{thread_id}` to resume or fork it, or leave out --thread for a new one"
+    )
+
+
+def recorded_context(saver: Any, config: RunnableConfig, index_dir: str) -> Context:
+    """Return the FiF Context recorded on the checkpoint `config` names (the thread's latest).
+
+    The index is the one the caller names (`index_dir`), wherever the run was started.
+    A thread saved before contexts were recorded gets the defaults, with a warning.
+
+    Raises:
+        ConfigError: If the checkpoint was written by another graph than FiF.
+    """
+    saved = saver.get_tuple(config)
+    metadata = saved.metadata if saved is not None else {}
+    thread_id = config["configurable"]["thread_id"]
+    if GRAPH_KEY not in metadata:  # e.g. a fork written by update_state: the run's own record
+        thread = saver.list({"configurable": {"thread_id": thread_id}})
+        metadata = next((c.metadata for c in thread if GRAPH_KEY in c.metadata), metadata)
+    graph = metadata.get(GRAPH_KEY, "fif")
+    if graph != "fif":
+        raise ConfigError(
+            f"thread {thread_id!r} is a {graph} run; --resume and --fork continue FiF threads "
+            f"(list it with `fif replay {thread_id} --system {graph}`)"
+        )
+    stored = metadata.get(CONTEXT_KEY)
+    if not stored:
+        logger.warning("thread %s has no stored Context; resuming with the defaults", thread_id)
+        return Context(index_dir=index_dir)
+    try:
+        return Context.model_validate_json(stored).model_copy(update={"index_dir": index_dir})
+    except ValidationError as err:
+        raise ConfigError(
+            f"thread {thread_id!r}: its stored Context no longer validates ({err.errors()[0]}); "
+            "fork it with explicit options or start a new thread"
+        ) from err

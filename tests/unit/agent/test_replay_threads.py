@@ -1,0 +1,115 @@
+"""Replay keeps the run's Context, names valid ids for unknown ones, and guards used threads."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from agent_runs import FLAG_QUESTION, NOBEL_QUESTION
+
+from graph_agent.binding import with_checkpointer
+from graph_agent.lilac_graph import graph as lilac_graph
+from graph_agent.replay import (
+    ask_checkpointed,
+    list_checkpoints,
+    resume,
+    sqlite_checkpointer,
+    stored_context,
+)
+from graph_agent.systems import ask_system
+from graph_agent.threads import thread_ids
+from state.context import Context
+from tools.errors import ConfigError
+
+
+@pytest.fixture
+def index(mini_index: Path, tmp_path: Path) -> Path:
+    """A copy of the mini index, so SQLite checkpoints land in tmp_path, not the shared fixture."""
+    return Path(shutil.copytree(mini_index, tmp_path / "index"))
+
+
+def first_checkpoint_after_planning(index: Path, thread: str) -> str:
+    return next(c.checkpoint_id for c in list_checkpoints(index, thread) if c.step == 1)
+
+
+def test_resume_and_fork_keep_the_stored_context_unless_overridden(index: Path) -> None:
+    context = Context(index_dir=str(index), max_steps=1, top_k=3)
+    first = ask_checkpointed(FLAG_QUESTION, context, "t1")
+    assert len(first.history) == 1 and len(first.ranking) == 3
+    assert stored_context(index, "t1") == context
+    planned = first_checkpoint_after_planning(index, "t1")
+    fork = resume(index, "t1", planned)  # default settings would take 8 steps and rank 10
+    assert len(fork.history) == 1 and len(fork.ranking) == 3
+    overridden = resume(index, "t1", planned, {"top_k": 5, "max_steps": 2})
+    assert len(overridden.ranking) == 5 and len(overridden.history) == 2
+    assert stored_context(index, "t1").top_k == 5  # the fork's checkpoints record its own
+
+
+def test_the_stored_index_is_the_one_replay_is_pointed_at(index: Path, tmp_path: Path) -> None:
+    ask_checkpointed(FLAG_QUESTION, Context(index_dir=str(index), max_steps=1), "t1")
+    moved = Path(shutil.move(index, tmp_path / "moved"))
+    assert stored_context(moved, "t1").index_dir == str(moved)
+
+
+def test_an_unknown_checkpoint_id_lists_the_thread_s_checkpoints(index: Path) -> None:
+    ask_checkpointed(FLAG_QUESTION, Context(index_dir=str(index), max_steps=1), "t1")
+    known = [c.checkpoint_id for c in list_checkpoints(index, "t1")]
+    with pytest.raises(ConfigError) as raised:
+        resume(index, "t1", "no-such-checkpoint")
+    message = str(raised.value)
+    assert "thread 't1' has no checkpoint 'no-such-checkpoint'" in message
+    assert known[-1] in message and "\n" not in message
+
+
+def test_an_unknown_thread_lists_the_threads_newest_first(index: Path) -> None:
+    for thread in ("older", "newer"):
+        ask_checkpointed(FLAG_QUESTION, Context(index_dir=str(index), max_steps=1), thread)
+    with sqlite_checkpointer(index) as saver:
+        assert thread_ids(saver) == ["newer", "older"]
+    for attempt in (lambda: resume(index, "nope"), lambda: stored_context(index, "nope")):
+        with pytest.raises(ConfigError, match="no thread 'nope' in .*: newer, older$"):
+            attempt()
+
+
+def test_a_new_question_on_a_used_thread_is_refused_unless_continued(index: Path) -> None:
+    context = Context(index_dir=str(index), max_steps=2)
+    first = ask_checkpointed(FLAG_QUESTION, context, "t1")
+    with pytest.raises(ConfigError, match=r"thread 't1' already holds a run \(fif: .*--continue"):
+        ask_checkpointed(NOBEL_QUESTION, context, "t1")
+    assert list_checkpoints(index, "t1")[-1].traversals == len(first.history)  # untouched
+    follow_up = ask_checkpointed(NOBEL_QUESTION, context, "t1", continue_thread=True)
+    assert follow_up.history[: len(first.history)] == first.history  # the thread carried on
+
+
+def test_every_checkpointed_system_guards_its_threads(index: Path) -> None:
+    context = Context(index_dir=str(index), top_k=3)
+    lilac = ask_system("lilac").run
+    lilac(FLAG_QUESTION, context, "L")
+    with pytest.raises(ConfigError, match=r"thread 'L' already holds a run \(lilac: "):
+        lilac(NOBEL_QUESTION, context, "L")
+    with pytest.raises(ConfigError, match=r"thread 'L' already holds a run \(lilac: "):
+        ask_system("fif").run(NOBEL_QUESTION, context, "L")
+    with pytest.raises(ConfigError, match="thread 'L' is a lilac run; --resume and --fork"):
+        resume(index, "L")
+    with sqlite_checkpointer(index) as saver:  # an edit of the state records no graph
+        with_checkpointer(lilac_graph, saver).update_state(
+            {"configurable": {"thread_id": "L"}}, {"ranking": []}
+        )
+    with pytest.raises(ConfigError, match="thread 'L' is a lilac run"):
+        resume(index, "L")
+    assert ask_system("dense").run(NOBEL_QUESTION, context, "L").ranking  # no thread state
+
+
+def test_the_cli_reports_replay_and_thread_errors_in_one_line(index: Path, run_fif_main) -> None:
+    ask = ("ask", FLAG_QUESTION, "--index", str(index), "--thread", "t1", "--max-steps", "1")
+    assert run_fif_main(*ask)[0] == 0
+    code, _, err = run_fif_main(*ask)
+    assert code == 2 and "already holds a run" in err and "Traceback" not in err
+    assert run_fif_main(*ask, "--continue")[0] == 0
+    code, _, err = run_fif_main("replay", "t1", "--index", str(index), "--fork", "bogus")
+    assert code == 2 and "has no checkpoint 'bogus'" in err and "Traceback" not in err
+    code, _, err = run_fif_main("replay", "nope", "--index", str(index), "--resume")
+    assert code == 2 and "no thread 'nope'" in err and "t1" in err
+    code, _, err = run_fif_main("ask", FLAG_QUESTION, "--index", str(index), "--continue")
+    assert code == 2 and "--thread" in err
