@@ -12,6 +12,8 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.guards import unsupported_answer
+from nodes.hop import full_text
 from nodes.prompts import ANSWERER_SYSTEM, ANSWERER_USER
 from nodes.reasoning import Decided, decide, fallbacks_of, numbered, with_images
 from nodes.schemas import Answer
@@ -20,6 +22,7 @@ from state.context import Context
 from state.fif_state import FiFState
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
+from tools.llm_calls import LLMFailure, StructuredCaller
 
 ANSWER_COMPONENTS = 10
 OFFLINE_ANSWER_CHARS = 200
@@ -78,18 +81,23 @@ def decide_answer(
         return Decided(None, "offline", "no components")
     ids = list(component_ids)
     user = ANSWERER_USER.format(question=question, candidates=numbered(index.graph, ids))
-    decided = decide(
+    def with_llm(caller: StructuredCaller) -> str:
+        reply = caller.call(
+            Answer, ANSWERER_SYSTEM, with_images(user, index.graph, ids, context), meter
+        )
+        cited = [ids[i] for i in reply.sources if 0 <= i < len(ids)] or ids
+        problem = unsupported_answer(reply.answer, [full_text(index, node) for node in cited])
+        if problem:  # the cited texts are known only here, so the check runs here
+            raise LLMFailure(f"LLM proposal rejected: {problem}")
+        return reply.answer
+
+    return decide(
         state or {"question": question},
         context,
         meter,
-        lambda caller: (
-            caller.call(
-                Answer, ANSWERER_SYSTEM, with_images(user, index.graph, ids, context), meter
-            ).answer
-        ),
+        with_llm,
         lambda: best_evidence(index, question, ids, meter),
     )
-    return decided
 
 
 def best_evidence(
