@@ -151,10 +151,10 @@ def fallback_notes(node: str, *decisions: Decided) -> list[str]:
     """Return the trace lines of decisions that fell back or whose calls were retried."""
     notes = []
     for decided in decisions:
-        if decided.retries:
-            notes.append(f"{node}: LLM retried {len(decided.retries)}x ({decided.retries[-1]})")
         if decided.decided_by == "offline-fallback":
             notes.append(f"{node}: offline fallback ({decided.note})")
+        if decided.retries:
+            notes.append(f"{node}: LLM retried {len(decided.retries)}x ({decided.retries[-1]})")
     return notes
 
 
