@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Generic, TypedDict, TypeVar
 
@@ -71,6 +73,29 @@ def seconds_left(state: Mapping[str, Any], context: Context) -> float:
     return context.max_seconds - worked
 
 
+_DEADLINE: ContextVar[float | None] = ContextVar("llm_deadline", default=None)
+"""When the running node's share of the time budget ends (time.monotonic seconds)."""
+
+
+@contextmanager
+def time_budget(seconds: float) -> Iterator[None]:
+    """Bound every decision made inside the block by `seconds` from now (graph_agent.timing)."""
+    token = _DEADLINE.set(time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def _time_left(given: float | None) -> float | None:
+    """Return the tighter of a caller's time left and the running node's window."""
+    deadline = _DEADLINE.get()
+    window = None if deadline is None else deadline - time.monotonic()
+    if given is None or window is None:
+        return given if window is None else window
+    return min(given, window)
+
+
 def run_decision(
     decision: LLMDecision[R],
     context: Context,
@@ -85,8 +110,10 @@ def run_decision(
         context: The run settings (backend, model, retries, timeouts).
         meter: The node's cost meter; fallbacks, retries and rate limits are counted here.
         room: Whether the run's LLM call and token budgets allow another call.
-        time_left: Seconds of the run's time budget left (None: not bounded by time).
+        time_left: Seconds of the run's time budget left (None: only the running node's
+            window from `time_budget` bounds it, if any).
     """
+    time_left = _time_left(time_left)
     if decision.ask is None or context.backend == "offline":
         return Decided(decision.offline(), "offline")
     if not room:

@@ -69,8 +69,12 @@ def parse_reply(schema: type[T], content: Any, validate: Callable[[T], None] | N
         data = json.loads(text)
     except json.JSONDecodeError:
         data = json_repair.loads(text)
+        # a mended reply must name a field of the schema: json-repair turns any brace
+        # into an object, which a schema of defaults would otherwise accept
+        if isinstance(data, dict) and not set(data) & set(schema.model_fields):
+            data = None
     if not isinstance(data, dict):
-        raise ValueError(f"not JSON (no object found in {text[:60]!r})")
+        raise ValueError(f"not JSON (no object of the schema found in {text[:60]!r})")
     try:
         parsed = schema.model_validate(data)
     except ValidationError as err:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from nodes.guards import unsupported_answer
 from nodes.mmapg.examination import evidence_snippet
 from nodes.mmapg.prompts import ANSWER_SYSTEM, ANSWER_USER
 from nodes.mmapg.schemas import AnswerReply
@@ -62,4 +63,7 @@ def answer(
         best = best_evidence(nodes)
         return evidence_snippet(index.graph, best) if best else NO_ANSWER
 
-    return decide_within(llm_allowed, context, meter, with_llm, offline)
+    def check(proposal: str) -> str | None:
+        return unsupported_answer(proposal, [evidence_text(index, nodes)])
+
+    return decide_within(llm_allowed, context, meter, with_llm, offline, [check])
