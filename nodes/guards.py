@@ -92,8 +92,13 @@ def _covers(answer: str, sentence: str) -> bool:
     if not numbers <= {n.replace(",", "") for n in _NUMBER.findall(sentence)}:
         return False
     sentence_terms = terms(sentence)
-    names = terms(" ".join(_NAME.findall(answer)))
+    names = _words(" ".join(_NAME.findall(answer)))
     if not names <= sentence_terms:
         return False
-    words = terms(answer)
+    words = _words(answer)
     return not words or len(words & sentence_terms) * 2 >= len(words)
+
+
+def _words(text: str) -> set[str]:
+    """Return the text's analyzed terms without numbers (the analyzer splits "5,298")."""
+    return {term for term in terms(text) if not any(ch.isdigit() for ch in term)}
