@@ -81,6 +81,7 @@ def decide_answer(
         return Decided(None, "offline", "no components")
     ids = list(component_ids)
     user = ANSWERER_USER.format(question=question, candidates=numbered(index.graph, ids))
+
     def with_llm(caller: StructuredCaller) -> str:
         reply = caller.call(
             Answer, ANSWERER_SYSTEM, with_images(user, index.graph, ids, context), meter

@@ -75,6 +75,7 @@ def make_selector(
             return list(dict(picked).items())[:keep]
 
         allowed = not context.no_llm_traversal
+
         def check(picked: list[tuple[str, float]]) -> str | None:
             return bad_selection([candidates.index(node) for node, _ in picked], len(candidates))
 

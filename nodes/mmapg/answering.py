@@ -13,6 +13,7 @@ from nodes.guards import unsupported_answer
 from nodes.mmapg.examination import evidence_snippet
 from nodes.mmapg.prompts import ANSWER_SYSTEM, ANSWER_USER
 from nodes.mmapg.schemas import AnswerReply
+from nodes.prompts import as_data
 from nodes.reasoning import Decided, decide_within
 from state.mmapg_state import Evidence, MMAPGContext, PlanNode
 from tools.corpus_index import CorpusIndex
@@ -39,7 +40,7 @@ def evidence_text(index: CorpusIndex, nodes: Sequence[PlanNode]) -> str:
             f"  - {evidence_snippet(index.graph, item)}"
             for item in node["found"][:EVIDENCE_PER_NODE]
         )
-    return "\n".join(lines) or "(none)"
+    return as_data("\n".join(lines), "nodes and their evidence") if lines else "(none)"
 
 
 def answer(

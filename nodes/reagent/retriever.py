@@ -16,6 +16,7 @@ from langgraph.runtime import Runtime
 
 from nodes.guards import instruction_like, unsupported_answer
 from nodes.hop import full_text
+from nodes.prompts import as_data
 from nodes.reagent.knowledge import offline_assertion
 from nodes.reagent.prompts import EXTRACT_SYSTEM, EXTRACT_USER, EXTRACT_VERSION
 from nodes.reagent.protocol import Decision, decide, message, record
@@ -157,7 +158,10 @@ def llm_assertions(
 ) -> list[Assertion]:
     """Ask the chat model which claims the numbered evidence makes about the sub-question."""
     shown = candidates[:EXTRACT_CANDIDATES]
-    passages = "\n".join(f"[{n}] {passage(index, e)}" for n, e in enumerate(shown, start=1))
+    passages = as_data(
+        "\n".join(f"[{n}] {passage(index, e)}" for n, e in enumerate(shown, start=1)),
+        "numbered passages",
+    )
     answer = caller.call(
         Assertions,
         EXTRACT_SYSTEM.format(max_assertions=limit),
