@@ -12,7 +12,7 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.guards import unsupported_answer
+from nodes.guards import instruction_like, unsupported_answer
 from nodes.hop import full_text
 from nodes.prompts import ANSWERER_SYSTEM, ANSWERER_USER
 from nodes.reasoning import Decided, decide, fallbacks_of, numbered, with_images
@@ -104,11 +104,17 @@ def decide_answer(
 def best_evidence(
     index: CorpusIndex, question: str, component_ids: Sequence[str], meter: CostMeter
 ) -> str:
-    """Return the sentence or row (or component text) that best matches the question."""
+    """Return the sentence or row (or component text) that best matches the question.
+
+    A sentence that reads as an instruction to the model (an injection) is never the answer.
+    """
     with meter.timed("embedding"):
         vector = index.embed_query(question)
     best = best_per_parent(index, vector, list(component_ids), "subcomponent", meter)
     if not best:
         return index.graph.node(component_ids[0]).text[:OFFLINE_ANSWER_CHARS]
-    _, node = max(best.values())
-    return " ".join(index.graph.node(node).text.split())[:OFFLINE_ANSWER_CHARS]
+    texts = (
+        " ".join(index.graph.node(node).text.split())
+        for _, node in sorted(best.values(), reverse=True)
+    )
+    return next((t for t in texts if not instruction_like(t)), "")[:OFFLINE_ANSWER_CHARS]
