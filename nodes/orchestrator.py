@@ -56,7 +56,7 @@ def orchestrator(state: FiFState, runtime: Runtime[Context]) -> OrchestratorUpda
         meter,
         lambda caller: _llm_action(caller, index, state, meter, context.tuning.bridge_hops),
         lambda: rule_action(state, context, index.graph),
-        [lambda proposal: action_refusal(*proposal, state, context)],
+        [lambda proposal: action_refusal(proposal[0], proposal[1], state, context)],
     )
     action, rewrites = decided.value
     if decided.decided_by != "llm":

@@ -104,7 +104,7 @@ def thought_refusal(index: CorpusIndex, state: IrcotState, thought: Thought) -> 
     """
     shown = [e["component_id"] for e in state.get("pool", [])][:MAX_PROMPT_COMPONENTS]
     texts = [full_text(index, node) for node in shown]
-    problem = ungrounded([thought.sentence], [state["question"], *texts], "chain sentence")
+    problem = ungrounded([thought.sentence or ""], [state["question"], *texts], "chain sentence")
     if problem is None and thought.answer:
         problem = unsupported_answer(thought.answer, texts)
     return problem
