@@ -94,9 +94,11 @@ class LLMDecomposer:
         )
         decided = run_decision(decision, self.context, meter, True, self.time_left)
         plan: Plan = decided.value
+        retried = {"retries": list(decided.retries)} if decided.retries else {}
         if decided.decided_by == "llm":
-            return plan
-        return Plan(plan.subqueries, "offline-fallback", decided.note, DECOMPOSE_VERSION)
+            return Plan(plan.subqueries, "llm", plan.reason, plan.prompt_version,
+                        {**plan.detail, **retried})  # fmt: skip
+        return Plan(plan.subqueries, "offline-fallback", decided.note, DECOMPOSE_VERSION, retried)
 
     def _joint(self, caller: StructuredCaller, question: str, meter: CostMeter) -> Plan:
         answer = caller.call(
