@@ -75,6 +75,8 @@ class AdversarialServer:
     refused: int = 0
     url: str = ""
     replies: list[Any] = field(default_factory=list)
+    stopped: threading.Event = field(default_factory=threading.Event)
+    """Set when the server stops: a sleeping reply wakes up and ends."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def reply_to(self, body: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -83,7 +85,7 @@ class AdversarialServer:
             self.requests += 1
             count = self.requests
         if self.mode == "slow":
-            time.sleep(self.sleep_s)
+            self.stopped.wait(self.sleep_s)
         if self.mode == "flaky" and count % 2:
             self.refused += 1
             return 429, {"error": {"message": "rate limited", "type": "rate_limit_exceeded"}}
@@ -142,11 +144,13 @@ def serving(mode: Mode = "harmful", sleep_s: float = 30.0) -> Iterator[Adversari
     state = AdversarialServer(mode, sleep_s)
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
     httpd.daemon_threads = True
+    httpd.block_on_close = False  # closing must not wait for a sleeping reply
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     state.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
     try:
         yield state
     finally:
+        state.stopped.set()
         httpd.shutdown()
         httpd.server_close()
