@@ -2,7 +2,8 @@
 
 A section choice must name a shortlisted section; a finding's value must be printed in the
 fetched text and nothing it carries may read as an instruction; an answer must be in the
-findings (or come from the calculator); a `needs` must stay on the question's subject.
+findings (or come from the calculator); a `needs` must stay on the question's subject
+(its words, or the inputs of a metric it names).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from nodes.extraction.synthesis import Synthesis, value_text
 from nodes.guards import instruction_like, ungrounded, unsupported_answer
 from state.extraction_state import Finding
+from tools.metric_terms import metric_inputs
 from tools.section_text import FetchedSection
 
 
@@ -40,7 +42,8 @@ def synthesis_refusal(result: Synthesis, question: str, findings: Sequence[Findi
         evidence = [f"{f['label']}: {value_text(f)}\n{f['context']}" for f in findings]
         return unsupported_answer(result.answer, evidence)
     if result.status == "needs":
-        grounds = [question, *(f["label"] for f in findings)]
+        # a metric's inputs (revenue for a margin) are on the subject though unnamed
+        grounds = [question, *metric_inputs(question), *(f["label"] for f in findings)]
         return ungrounded([result.needs or ""], grounds, "needed item")
     if instruction_like(result.reason or ""):
         return "its reason reads as an instruction"
