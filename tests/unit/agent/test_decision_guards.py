@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
+from agent_runs import FLAG_QUESTION, NOBEL_QUESTION
 from scripted_model import ScriptedChatModel, plan, rate_limit, register
 
 from nodes.decision import LLMDecision, decide, run_decision, seconds_left, time_budget
 from nodes.guards import bad_selection, instruction_like, ungrounded, unsupported_answer
+from nodes.plan_heuristics import decompose
+from nodes.policy import action_refusal, rule_action
 from nodes.schemas import Plan
 from state.context import Context
+from tools.corpus_index import open_index
 from tools.cost import CostMeter
 from tools.llm_calls import LLMFailure, StructuredCaller
 
@@ -158,3 +163,19 @@ def test_a_mended_reply_must_name_a_field_of_the_schema() -> None:
     caller = StructuredCaller(model, "scripted", backoff_s=0)
     assert caller.call(Plan, SYSTEM, "q", CostMeter()).tasks
     assert "no object of the schema" in caller.retry_notes[0]
+
+
+@pytest.mark.parametrize("question", [FLAG_QUESTION, NOBEL_QUESTION])
+def test_the_offline_twins_pass_the_guards_they_stand_in_for(mini_index: Path, question: str):
+    index = open_index(str(mini_index))
+    context = Context(index_dir=str(mini_index))
+    tasks = decompose(index, question, context.max_subqueries)
+    assert ungrounded(tasks, [question]) is None
+    subqueries = [{"index": i, "text": t, "status": "unknown", "answer": None, "origin": "initial"}
+                  for i, t in enumerate(tasks)]  # fmt: skip
+    state = {"question": question, "subqueries": subqueries, "history": [], "candidates": {}}
+    action, rewrites = rule_action(state, context, index.graph)  # type: ignore[arg-type]
+    assert action["kind"] == "search"
+    assert action_refusal(action, rewrites, state, context) is None  # type: ignore[arg-type]
+    stop = {"kind": "stop", "reason": "LLM: memory suffices", "decided_by": "llm"}
+    assert "nothing retrieved" in (action_refusal(stop, [], state, context) or "")  # type: ignore[arg-type]
