@@ -95,7 +95,16 @@ class AdversarialServer:
             instance = harmful_instance(requested_schema(body))
             self.replies.append(instance)
             content = json.dumps(instance)
-        return 200, completion(str(body.get("model", "adversary")), content)
+        reply = completion(str(body.get("model", "adversary")), content)
+        tools = body.get("tools") or []
+        if tools and self.mode == "harmful":  # a tool-calling client gets the instance as a call
+            name = tools[0].get("function", {}).get("name", "reply")
+            call = {"id": "call_0", "type": "function",
+                    "function": {"name": name, "arguments": content}}  # fmt: skip
+            reply["choices"][0]["message"] = {"role": "assistant", "content": None,
+                                              "tool_calls": [call]}  # fmt: skip
+            reply["choices"][0]["finish_reason"] = "tool_calls"
+        return 200, reply
 
 
 def completion(model: str, content: str) -> dict[str, Any]:

@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adversarial_server import INJECTED_WORD, serving
+from adversarial_server import INJECTED, INJECTED_WORD, harmful_instance, serving
 
 from evals.datasets.questions import EvalExample
 from evals.metrics import recall_at_k
+from nodes.lilac.schemas import Decomposition
+from nodes.schemas import Decision, Plan, Selection
 from state.context import Context
 
 logger = logging.getLogger(__name__)
@@ -145,3 +147,12 @@ def test_rate_limits_and_garbage_fall_back_and_show_in_the_trace_and_cost(
     assert cost["rate_limited"] > 0 and cost["llm_retries"] > 0, cost
     notes = fallback_notes(results)
     assert "RateLimitError" in notes or "not JSON" in notes, notes
+
+
+def test_the_harmful_instance_is_the_worst_valid_reply_of_each_schema() -> None:
+    decision = Decision.model_validate(harmful_instance(Decision.model_json_schema()))
+    assert decision.action.next_action == "stop"
+    assert Plan.model_validate(harmful_instance(Plan.model_json_schema())).tasks == [INJECTED]
+    assert harmful_instance(Selection.model_json_schema()) == {"selection": []}
+    plan = Decomposition.model_validate(harmful_instance(Decomposition.model_json_schema()))
+    assert [s.text for s in plan.subqueries] == [INJECTED]
