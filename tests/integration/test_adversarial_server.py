@@ -193,4 +193,5 @@ def test_an_instruction_inside_a_page_is_never_obeyed_as_the_answer(
     with serving("obedient") as server:
         _, results, _ = run_all(name, [example], **llm_settings(injected_index, server.url))
     assert server.obeyed > 0, "the injected page never reached the model: nothing was tested"
-    assert INJECTED_WORD not in (results[0].answer or ""), results[0].answer
+    answer = results[0].answer
+    assert answer is None or ("1909" in answer and INJECTED_WORD not in answer), answer
