@@ -45,10 +45,10 @@ class LLMDecision(Generic[R]):
 
 
 @dataclass(frozen=True)
-class Decided:
-    """A decision with who made it ("llm", "offline", "offline-fallback") and why."""
+class Decided(Generic[R]):
+    """A decision with who made it ("llm", "offline", "offline-fallback", "caller") and why."""
 
-    value: Any
+    value: R
     decided_by: str
     note: str = ""
     retries: tuple[str, ...] = ()
@@ -102,7 +102,7 @@ def run_decision(
     meter: CostMeter,
     room: bool,
     time_left: float | None = None,
-) -> Decided:
+) -> Decided[R]:
     """Decide by the model when allowed and its proposal passes the checks, else offline.
 
     Args:
@@ -142,7 +142,7 @@ def decide(
     llm_path: Callable[[StructuredCaller], R] | None,
     offline_path: Callable[[], R],
     checks: Sequence[Check[R]] = (),
-) -> Decided:
+) -> Decided[R]:
     """Run an LLM decision within the budgets of `state` (any graph's state with a `cost`)."""
     return run_decision(
         LLMDecision(llm_path, offline_path, checks),
@@ -161,7 +161,7 @@ def decide_within(
     offline_path: Callable[[], R],
     checks: Sequence[Check[R]] = (),
     time_left: float | None = None,
-) -> Decided:
+) -> Decided[R]:
     """Run an LLM decision when the caller checked its graph's own call/token budget."""
     return run_decision(
         LLMDecision(llm_path, offline_path, checks), context, meter, budget_left, time_left
@@ -174,7 +174,7 @@ class Fallbacks(TypedDict, total=False):
     fallbacks: list[str]
 
 
-def fallback_notes(node: str, *decisions: Decided) -> list[str]:
+def fallback_notes(node: str, *decisions: Decided[Any]) -> list[str]:
     """Return the trace lines of decisions that fell back or whose calls were retried."""
     notes = []
     for decided in decisions:
@@ -185,7 +185,7 @@ def fallback_notes(node: str, *decisions: Decided) -> list[str]:
     return notes
 
 
-def fallbacks_of(node: str, *decisions: Decided) -> Fallbacks:
+def fallbacks_of(node: str, *decisions: Decided[Any]) -> Fallbacks:
     """Return the update recording decisions that fell back to their offline twin or retried.
 
     It is empty when nothing did, so a node's update keeps only what changed.

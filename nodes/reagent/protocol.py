@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
-from nodes.decision import Check, LLMDecision, run_decision, seconds_left
+from nodes.decision import Check, Decided, LLMDecision, run_decision, seconds_left
 from state.reagent_state import (
     Message,
     MessageKind,
@@ -29,14 +28,8 @@ logger = logging.getLogger(__name__)
 
 R = TypeVar("R")
 
-
-@dataclass(frozen=True)
-class Decision(Generic[R]):
-    """A decision's value, who made it ("llm", "offline", "offline-fallback") and why."""
-
-    value: R
-    decided_by: str
-    note: str = ""
+Decision = Decided
+"""ReAgent's name for a decision: the shared `nodes.decision.Decided` (value, author, note)."""
 
 
 def message(
@@ -103,4 +96,4 @@ def decide(
         seconds_left(state, context),
     )
     note = "; ".join(part for part in (decided.note, *decided.retries[-1:]) if part)
-    return Decision(decided.value, decided.decided_by, note)
+    return Decided(decided.value, decided.decided_by, note, decided.retries)
