@@ -17,6 +17,7 @@ from langgraph.types import RetryPolicy
 from graph_agent.api import RunResult, result_from_state
 from graph_agent.binding import run_on_thread, with_checkpointer
 from graph_agent.context_check import checks_context
+from graph_agent.timing import timed_node
 from nodes.extraction.extractor import extractor
 from nodes.extraction.ranker import ranker
 from nodes.extraction.rules import stop_after_synthesis
@@ -49,9 +50,9 @@ def build_extraction_graph() -> StateGraph[
         input_schema=ExtractionInputState,
         output_schema=ExtractionOutputState,
     )
-    builder.add_node("extractor", checks_context(extractor), retry_policy=INDEX_RETRY)
-    builder.add_node("synthesizer", synthesizer)
-    builder.add_node("ranker", ranker)
+    builder.add_node("extractor", timed_node(checks_context(extractor)), retry_policy=INDEX_RETRY)
+    builder.add_node("synthesizer", timed_node(synthesizer))
+    builder.add_node("ranker", timed_node(ranker))
     builder.add_edge(START, "extractor")
     builder.add_edge("extractor", "synthesizer")
     builder.add_conditional_edges("synthesizer", after_synthesizer)

@@ -16,6 +16,7 @@ from langgraph.types import RetryPolicy
 from graph_agent.api import RunResult, result_from_state
 from graph_agent.binding import run_on_thread
 from graph_agent.context_check import checks_context
+from graph_agent.timing import timed_node
 from nodes.ircot.ranker import ranker
 from nodes.ircot.reasoner import reasoner
 from nodes.ircot.retriever import retriever
@@ -46,9 +47,9 @@ def build_ircot_graph() -> StateGraph[IrcotState, IrcotContext, IrcotInputState,
         input_schema=IrcotInputState,
         output_schema=IrcotOutputState,
     )
-    builder.add_node("retriever", checks_context(retriever), retry_policy=INDEX_RETRY)
-    builder.add_node("reasoner", reasoner)
-    builder.add_node("ranker", ranker)
+    builder.add_node("retriever", timed_node(checks_context(retriever)), retry_policy=INDEX_RETRY)
+    builder.add_node("reasoner", timed_node(reasoner))
+    builder.add_node("ranker", timed_node(ranker))
     builder.add_edge(START, "retriever")
     builder.add_conditional_edges("retriever", after_retriever)
     builder.add_conditional_edges("reasoner", after_reasoner)

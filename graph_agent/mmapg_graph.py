@@ -21,6 +21,7 @@ from langgraph.types import RetryPolicy, Send
 from graph_agent.api import RunResult, result_from_state
 from graph_agent.binding import run_on_thread
 from graph_agent.context_check import checks_context
+from graph_agent.timing import timed_node
 from nodes.mmapg.answerer import answerer
 from nodes.mmapg.finisher import finisher
 from nodes.mmapg.graph_view import llm_budget_left
@@ -50,6 +51,7 @@ def retrieval_sends(state: MMAPGState, context: MMAPGContext) -> list[Send]:
             "action": action,
             "parents": [by_id[p] for p in action["parents"] if p in by_id],
             "llm_allowed": allowed,
+            "cost": {"work_ms": state.get("cost", {}).get("work_ms", 0.0)},
         }
         sends.append(Send("retriever", payload))
     return sends
@@ -79,11 +81,11 @@ def build_mmapg_graph() -> StateGraph[MMAPGState, MMAPGContext, MMAPGInputState,
         input_schema=MMAPGInputState,
         output_schema=MMAPGOutputState,
     )
-    builder.add_node("plan_writer", checks_context(plan_writer))
-    builder.add_node("planner", planner)
-    builder.add_node("retriever", retriever, retry_policy=INDEX_RETRY)  # type: ignore[arg-type]
-    builder.add_node("answerer", answerer)
-    builder.add_node("finisher", finisher)
+    builder.add_node("plan_writer", timed_node(checks_context(plan_writer)))
+    builder.add_node("planner", timed_node(planner))
+    builder.add_node("retriever", timed_node(retriever), retry_policy=INDEX_RETRY)  # type: ignore[arg-type]
+    builder.add_node("answerer", timed_node(answerer))
+    builder.add_node("finisher", timed_node(finisher))
     builder.add_edge(START, "plan_writer")
     builder.add_edge("plan_writer", "planner")
     builder.add_conditional_edges(

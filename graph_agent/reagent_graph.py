@@ -24,6 +24,7 @@ from langgraph.types import RetryPolicy
 from graph_agent.api import RunResult
 from graph_agent.context_check import checks_context
 from graph_agent.threads import thread_metadata
+from graph_agent.timing import timed_node
 from nodes.reagent.assembler import assembler
 from nodes.reagent.decomposer import decomposer
 from nodes.reagent.retriever import retriever
@@ -62,11 +63,11 @@ def build_reagent_graph() -> StateGraph[
         input_schema=ReAgentInputState,
         output_schema=ReAgentOutputState,
     )
-    builder.add_node("decomposer", checks_context(decomposer))
-    builder.add_node("retriever", retriever, retry_policy=INDEX_RETRY)
-    builder.add_node("verifier", verifier)
-    builder.add_node("supervisor", supervisor)
-    builder.add_node("assembler", assembler)
+    builder.add_node("decomposer", timed_node(checks_context(decomposer)))
+    builder.add_node("retriever", timed_node(retriever), retry_policy=INDEX_RETRY)
+    builder.add_node("verifier", timed_node(verifier))
+    builder.add_node("supervisor", timed_node(supervisor))
+    builder.add_node("assembler", timed_node(assembler))
     builder.add_edge(START, "decomposer")
     builder.add_edge("decomposer", "retriever")
     builder.add_edge("retriever", "verifier")

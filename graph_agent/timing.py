@@ -3,6 +3,9 @@
 The time budget (`nodes.rules.budget_exhausted`) counts this working time rather than the
 clock since the run began, so a run resumed or forked from a checkpoint hours later has the
 budget it had left when it paused. The graph wraps every node once; nodes stay unaware.
+The wrapper also opens the node's LLM time window (`nodes.decision.time_budget`): the
+budget left when the node starts bounds every model call it makes, so a slow server
+cannot hold the run past its budget plus one call's timeout. Every graph uses it.
 """
 
 from __future__ import annotations
@@ -14,19 +17,21 @@ from typing import Any, Protocol
 
 from langgraph.runtime import Runtime
 
+from nodes.decision import seconds_left, time_budget
 from state.context import Context
-from state.fif_state import FiFState, add_costs
+from state.fif_state import add_costs
 
 WORK_KEY = "work_ms"
 """The cost key of working time (a `tools.cost.CostMeter` field)."""
 
-Node = Callable[[FiFState, Runtime[Context]], Mapping[str, Any]]
+Node = Callable[[Any, Runtime[Any]], Mapping[str, Any]]
+"""A node of any graph: its state holds a `cost` tally and its context is a `Context`."""
 
 
 class TimedNode(Protocol):
     """A node as LangGraph calls it: `runtime` is passed by name."""
 
-    def __call__(self, state: FiFState, runtime: Runtime[Context]) -> dict[str, Any]:
+    def __call__(self, state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
         """Run the node and return its update."""
         ...
 
@@ -39,9 +44,11 @@ def timed_node(node: Node) -> TimedNode:
     """
 
     @functools.wraps(node)
-    def run(state: FiFState, runtime: Runtime[Context]) -> dict[str, Any]:
+    def run(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
         started = time.perf_counter()
-        update = dict(node(state, runtime))
+        context: Context = runtime.context or Context()
+        with time_budget(seconds_left(state, context)):
+            update = dict(node(state, runtime))
         elapsed_ms = (time.perf_counter() - started) * 1000.0
         work = {WORK_KEY: round(elapsed_ms, 3)}
         update["cost"] = add_costs(update.get("cost"), work)

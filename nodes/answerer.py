@@ -13,6 +13,8 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.guards import instruction_like, unsupported_answer
+from nodes.hop import full_text
 from nodes.prompts import ANSWERER_SYSTEM, ANSWERER_USER
 from nodes.reasoning import Decided, decide, fallbacks_of, numbered, with_images
 from nodes.schemas import Answer
@@ -22,6 +24,7 @@ from state.fif_state import FiFState
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 from tools.layered_graph import LayeredGraph
+from tools.llm_calls import LLMFailure, StructuredCaller
 from tools.search import best_per_parent
 
 ANSWER_COMPONENTS = 10
@@ -83,34 +86,46 @@ def decide_answer(
         return Decided(None, "offline", "no components")
     ids = list(component_ids)
     user = ANSWERER_USER.format(question=question, candidates=numbered(index.graph, ids))
-    decided = decide(
+
+    def with_llm(caller: StructuredCaller) -> str:
+        reply = caller.call(
+            Answer, ANSWERER_SYSTEM, with_images(user, index.graph, ids, context), meter
+        )
+        cited = [ids[i] for i in reply.sources if 0 <= i < len(ids)] or ids
+        problem = unsupported_answer(reply.answer, [full_text(index, node) for node in cited])
+        if problem:  # the cited texts are known only here, so the check runs here
+            raise LLMFailure(f"LLM proposal rejected: {problem}")
+        return reply.answer
+
+    return decide(
         state or {"question": question},
         context,
         meter,
-        lambda caller: (
-            caller.call(
-                Answer, ANSWERER_SYSTEM, with_images(user, index.graph, ids, context), meter
-            ).answer
-        ),
+        with_llm,
         lambda: (
             read_answer(question, evidence_for(index.graph, ids[:READ_COMPONENTS]))
             or best_evidence(index, question, ids, meter)
         ),
     )
-    return decided
 
 
 def best_evidence(
     index: CorpusIndex, question: str, component_ids: Sequence[str], meter: CostMeter
 ) -> str:
-    """Return the sentence or row (or component text) that best matches the question."""
+    """Return the sentence or row (or component text) that best matches the question.
+
+    A sentence that reads as an instruction to the model (an injection) is never the answer.
+    """
     with meter.timed("embedding"):
         vector = index.embed_query(question)
     best = best_per_parent(index, vector, list(component_ids), "subcomponent", meter)
     if not best:
         return index.graph.node(component_ids[0]).text[:OFFLINE_ANSWER_CHARS]
-    _, node = max(best.values())
-    return " ".join(index.graph.node(node).text.split())[:OFFLINE_ANSWER_CHARS]
+    texts = (
+        " ".join(index.graph.node(node).text.split())
+        for _, node in sorted(best.values(), reverse=True)
+    )
+    return next((t for t in texts if not instruction_like(t)), "")[:OFFLINE_ANSWER_CHARS]
 
 
 def evidence_for(graph: LayeredGraph, component_ids: Sequence[str]) -> list[Evidence]:
@@ -125,6 +140,8 @@ def evidence_for(graph: LayeredGraph, component_ids: Sequence[str]) -> list[Evid
             evidence.append(Evidence(rank, title, header=header, rows=rows))
             continue
         children = [graph.node(child) for child in graph.children(component_id)]
-        sentences = tuple(c.text for c in children if c.kind == "sentence") or (node.text,)
+        sentences = tuple(
+            c.text for c in children if c.kind == "sentence" and not instruction_like(c.text)
+        ) or tuple(t for t in (node.text,) if not instruction_like(t))
         evidence.append(Evidence(rank, title, sentences=sentences))
     return evidence

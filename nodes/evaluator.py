@@ -7,7 +7,9 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 
 from nodes.bridge import bridge_subquery
-from nodes.judging import Verdict, judge_offline, judge_with_llm
+from nodes.guards import unsupported_answer
+from nodes.hop import full_text
+from nodes.judging import Verdict, chain_coverage, judge_offline, judge_with_llm
 from nodes.reasoning import Decided, decide, fallbacks_of
 from state.context import Context
 from state.fif_state import FiFState, StepRecord, Subquery
@@ -50,6 +52,7 @@ def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
             context,
             meter,
         ),
+        [lambda verdict: verdict_refusal(index, verdict, step, list(state.get("history", [])))],
     )
     verdict: Verdict = decided.value
     bridge = bridge_of(index, state["question"], step, verdict.success, context, meter)
@@ -63,6 +66,25 @@ def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
         "cost": meter.as_dict(),
         **fallbacks_of(f"evaluator (step {step['step']})", decided),
     }
+
+
+def verdict_refusal(
+    index: CorpusIndex, verdict: Verdict, step: StepRecord, history: list[StepRecord]
+) -> str | None:
+    """Return why an LLM verdict is refused, or None.
+
+    Refused: a success whose components (and its anchors', as the offline judge counts a
+    chain) share no content word with the subquery, or an
+    answer the step's components do not contain.
+    """
+    if verdict.success and chain_coverage(index, history, step) == 0:
+        return "judged a success, but no component shares a content word with the subquery"
+    texts = [full_text(index, c["id"]) for c in step["components"]]
+    for update in verdict.updates[1:]:  # the first is the step's own subquery, not an answer
+        problem = unsupported_answer(update["answer"], texts) if update["answer"] else None
+        if problem:
+            return f"subquery {update['index']}: {problem}"
+    return None
 
 
 def bridge_of(

@@ -11,8 +11,15 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.policy import current_subqueries, enforce, rule_action, search, stop
-from nodes.prompts import ORCHESTRATOR_SYSTEM, ORCHESTRATOR_USER
+from nodes.policy import (
+    action_refusal,
+    current_subqueries,
+    enforce,
+    rule_action,
+    search,
+    stop,
+)
+from nodes.prompts import ORCHESTRATOR_SYSTEM, ORCHESTRATOR_USER, as_data
 from nodes.reasoning import decide, fallbacks_of
 from nodes.schemas import Decision
 from state.context import Context
@@ -49,6 +56,7 @@ def orchestrator(state: FiFState, runtime: Runtime[Context]) -> OrchestratorUpda
         meter,
         lambda caller: _llm_action(caller, index, state, meter, context.tuning.bridge_hops),
         lambda: rule_action(state, context, index.graph),
+        [lambda proposal: action_refusal(proposal[0], proposal[1], state, context)],
     )
     action, rewrites = decided.value
     if decided.decided_by != "llm":
@@ -82,7 +90,7 @@ def _llm_action(
         subqueries=serialize_subqueries(state.get("subqueries", [])),
         memory=serialize_memory(index, state) or "(empty)",
         neighbors=_neighbor_titles(index, state) or "(none)",
-        bridge=pending[1] if pending else "(none)",
+        bridge=as_data(pending[1], "bridge subtask from the evidence") if pending else "(none)",
     )
     proposal = caller.call(Decision, ORCHESTRATOR_SYSTEM, user, meter).action
     if proposal.next_action == "stop":
@@ -154,7 +162,7 @@ def serialize_memory(index: CorpusIndex, state: FiFState) -> str:
             f"anchor={step['anchor']} -> {'Success' if step['success'] else 'Failure'}"
             f"{' (answerable)' if step['answerable'] else ''}: {step['reason']}\n   found: {found}"
         )
-    return "\n".join(lines)
+    return as_data("\n".join(lines), "steps with what they found") if lines else ""
 
 
 def _neighbor_titles(index: CorpusIndex, state: FiFState, limit: int = 30) -> str:
@@ -164,4 +172,5 @@ def _neighbor_titles(index: CorpusIndex, state: FiFState, limit: int = 30) -> st
     top = history[-1]["components"][:3]
     sources = [c["id"] for c in top] + [str(c["evidence"]) for c in top if c.get("evidence")]
     linked = neighbors(index.graph, [c["doc_id"] for c in top], sources)
-    return "\n".join(index.graph.title(doc) for doc in list(linked)[:limit])
+    titles = "\n".join(index.graph.title(doc) for doc in list(linked)[:limit])
+    return as_data(titles, "document titles") if titles else ""

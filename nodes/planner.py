@@ -6,6 +6,7 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.guards import ungrounded
 from nodes.orchestrator import serialize_memory, serialize_subqueries
 from nodes.plan_heuristics import decompose, replan
 from nodes.policy import replan_action
@@ -56,6 +57,7 @@ def planner(state: FiFState, runtime: Runtime[Context]) -> PlannerUpdate:
         meter,
         lambda caller: caller.call(PlannedTasks, REPLANNER_SYSTEM, user, meter).tasks,
         lambda: replan(index, question, state.get("history", [])),
+        [lambda tasks: ungrounded(tasks, [question, user])],  # new words may come from memory
     )
     known = {s["text"].strip().lower() for s in existing}
     fresh = [t for t in decided.value if t.strip().lower() not in known][:MAX_REPLAN_TASKS]
@@ -101,6 +103,7 @@ def _initial_plan(
             ).tasks
         ),
         lambda: decompose(index, question, context.max_subqueries),
+        [lambda tasks: ungrounded(tasks, [question])],
     )
     return {
         "subqueries": _subqueries(decided.value[: context.max_subqueries], 0, "initial"),

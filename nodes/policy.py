@@ -9,6 +9,7 @@ subquery is answerable, the ladders are exhausted, or a budget is used.
 
 from __future__ import annotations
 
+from nodes.guards import ungrounded
 from nodes.rules import (
     budget_exhausted,
     next_rung,
@@ -251,3 +252,26 @@ def enforce(action: Action, state: FiFState, context: Context) -> Action:
         anchor = None  # only a neighbors hop starts from an anchor
     reason = action["reason"] + (f" [{'; '.join(notes)}]" if notes else "")
     return {**action, "strategy": fixed, "anchor": anchor, "reason": reason}
+
+
+def action_refusal(
+    action: Action, rewrites: list[Subquery], state: FiFState, context: Context
+) -> str | None:
+    """Return why an LLM-proposed action is refused (the orchestrator's check), or None.
+
+    No stop while nothing is retrieved or a planned subquery was never searched and budget
+    remains; a search's subquery must share content words with the question or the plan.
+    """
+    if budget_exhausted(state, context):
+        return None  # enforce() stops anyway
+    if action["kind"] == "stop":
+        if not state.get("candidates"):
+            return "stop with nothing retrieved while budget remains"
+        searched = {h["subquery_index"] for h in state.get("history", [])}
+        untried = [s["index"] for s in unresolved(state.get("subqueries", []))
+                   if s["index"] not in searched]  # fmt: skip
+        return f"stop before subqueries {untried} were searched" if untried else None
+    if action["kind"] == "search" and rewrites and rewrites[0]["origin"] != "bridge":
+        grounds = [state["question"], *(s["text"] for s in state.get("subqueries", []))]
+        return ungrounded([action["subquery"]], grounds)
+    return None

@@ -7,6 +7,7 @@ sharper judgement than the single vector score that built the shortlist.
 
 from __future__ import annotations
 
+from nodes.guards import bad_selection
 from nodes.prompts import (
     COMPONENT_SELECT_SYSTEM,
     DOC_SELECT_SYSTEM,
@@ -68,7 +69,11 @@ def make_selector(
             return list(dict(picked).items())[:keep]
 
         allowed = not context.no_llm_traversal
-        decided = decide(state, context, meter, with_llm if allowed else None, offline)
+
+        def check(picked: list[tuple[str, float]]) -> str | None:
+            return bad_selection([candidates.index(node) for node, _ in picked], len(candidates))
+
+        decided = decide(state, context, meter, with_llm if allowed else None, offline, [check])
         notes.append(decided)
         return list(decided.value)
 

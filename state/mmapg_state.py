@@ -171,6 +171,8 @@ class RetrieverInput(TypedDict):
     parents: list[PlanNode]
     llm_allowed: bool
     """Whether this branch may call the LLM (the planner checked the run's call budget)."""
+    cost: dict[str, float]
+    """The run's working time so far (`work_ms`), which bounds this branch's LLM time."""
 
 
 class MMAPGContext(Context):

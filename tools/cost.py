@@ -40,6 +40,10 @@ class CostMeter:
     embedding_ms: float = 0.0
     work_ms: float = 0.0
     fallbacks: int = 0
+    llm_retries: int = 0
+    """Attempts asked again after a timeout, a rate limit or an unusable reply."""
+    rate_limited: int = 0
+    """Attempts the server refused with a rate limit (HTTP 429)."""
 
     @contextmanager
     def timed(self, kind: TimeKind) -> Iterator[None]:

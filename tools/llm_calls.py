@@ -1,21 +1,30 @@
 """Structured LLM calls: JSON-schema output, validation, repair, bounded retries with backoff.
 
 A call either returns a validated pydantic object or raises LLMFailure; callers then use
-their offline decision and record the fallback. Every attempt is metered.
+their offline decision and record the fallback. Every attempt is metered. Retries run on
+tenacity; malformed JSON is mended by json-repair; each attempt's timeout is the time the
+run has left (capped by `llm_timeout_s`), so a slow server cannot hold a run past its budget.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import random
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import json_repair
 from pydantic import BaseModel, ValidationError
+from tenacity import (
+    RetryCallState,
+    Retrying,
+    retry_if_exception_type,
+    stop_after_attempt,
+    wait_exponential,
+    wait_random,
+)
 
 from state.context import Context
 from tools.chat_models import cut_off_errors, load_chat_model, transient_errors
@@ -30,37 +39,49 @@ REPAIR_PROMPT = (
     "Your previous reply could not be used: {error}\n"
     "Reply again with ONLY a JSON object that matches the schema. No prose, no markdown."
 )
-_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.MULTILINE)
-_TRAILING_COMMA = re.compile(r",\s*([}\]])")
+MIN_CALL_SECONDS = 0.2
+"""Below this much time left, a call is not started: no server answers that fast reliably."""
 
 
 class LLMFailure(Exception):
-    """The model gave no usable answer within the retry budget."""
+    """The model gave no usable answer within the retry or time budget."""
 
 
 class NotRouted(LLMFailure):
     """The backend leaves this decision to its offline twin (tools.local_routes): no failure."""
 
 
-def extract_json(text: str) -> str:
-    """Pull the JSON object out of a reply: drop code fences, prose around it, trailing commas."""
-    text = _FENCE.sub("", text.strip())
-    start, end = text.find("{"), text.rfind("}")
-    if start != -1 and end > start:
-        text = text[start : end + 1]
-    return _TRAILING_COMMA.sub(r"\1", text)
+class _Unusable(Exception):
+    """A reply that parsed badly or failed validation: asked again with a repair turn."""
+
+
+class _Transient(Exception):
+    """A timeout, rate limit or dropped connection: asked again after a backoff."""
 
 
 def parse_reply(schema: type[T], content: Any, validate: Callable[[T], None] | None = None) -> T:
-    """Parse and validate a reply's content; raises ValueError with a short reason."""
+    """Parse (repairing fences, prose and broken JSON) and validate a reply's content.
+
+    Raises:
+        ValueError: With a short reason the repair prompt quotes back to the model.
+    """
     if isinstance(content, list):  # content blocks
         content = "".join(
             part.get("text", "") if isinstance(part, dict) else str(part) for part in content
         )
+    text = str(content).strip()
     try:
-        parsed = schema.model_validate(json.loads(extract_json(str(content))))
-    except json.JSONDecodeError as err:
-        raise ValueError(f"not JSON ({err.msg} at column {err.colno})") from err
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        data = json_repair.loads(text)
+        # a mended reply must name a field of the schema: json-repair turns any brace
+        # into an object, which a schema of defaults would otherwise accept
+        if isinstance(data, dict) and not set(data) & set(schema.model_fields):
+            data = None
+    if not isinstance(data, dict):
+        raise ValueError(f"not JSON (no object of the schema found in {text[:60]!r})")
+    try:
+        parsed = schema.model_validate(data)
     except ValidationError as err:
         first = err.errors()[0]
         location = ".".join(str(p) for p in first["loc"]) or "object"
@@ -72,13 +93,21 @@ def parse_reply(schema: type[T], content: Any, validate: Callable[[T], None] | N
 
 @dataclass
 class StructuredCaller:
-    """Call one chat model for schema-shaped answers."""
+    """Call one chat model for schema-shaped answers.
+
+    `deadline` (a `time.monotonic()` value) is when the run's time budget ends: no attempt
+    starts after it, and each attempt's timeout ends at it. `retry_notes` records every
+    retry (rate limits included) for the decision's trace.
+    """
 
     model: Any
     model_name: str
     retries: int = 2
     backoff_s: float = 1.0
     prices: dict[str, tuple[float, float]] = field(default_factory=dict)
+    timeout_s: float = 60.0
+    deadline: float | None = None
+    retry_notes: list[str] = field(default_factory=list)
     local_routes: bool = False
     """Ask the model only the decisions `tools.local_routes` gives it, with their reply caps."""
 
@@ -95,36 +124,57 @@ class StructuredCaller:
 
         messages: list[Any] = [SystemMessage(system), HumanMessage(user)]  # type: ignore[arg-type]
         request = self._request(schema)
-        problem = "no attempt made"
-        for attempt in range(self.retries + 1):
-            try:
-                with meter.timed("llm"):
-                    reply = self.model.invoke(messages, **request)
-            except transient_errors() as err:
-                meter.llm_calls += 1  # a failed attempt still counts against the call budget
-                problem = f"{type(err).__name__}: {err}"
-                logger.warning(
-                    "LLM call failed (%s), attempt %d/%d", problem, attempt + 1, self.retries + 1
-                )
-                self._sleep(attempt)
-                continue
-            except cut_off_errors() as err:
-                self._meter_completion(getattr(err, "completion", None), meter)
-                problem = f"the reply was cut off ({type(err).__name__})"
-                logger.warning("LLM reply unusable (%s), asking for a shorter one", problem)
-                repair = REPAIR_PROMPT.format(error=f"{problem}; keep it short")
-                messages = [*messages, HumanMessage(repair)]
-                continue
-            self._meter(reply, meter)
-            try:
-                return parse_reply(schema, reply.content, validate)
-            except ValueError as err:
-                problem = str(err)
-                logger.warning("LLM reply unusable (%s), asking for a repair", problem)
-                messages = [*messages, reply, HumanMessage(REPAIR_PROMPT.format(error=problem))]
-        raise LLMFailure(
-            f"{self.model_name}: no valid answer after {self.retries + 1} attempts ({problem})"
+        retrying = Retrying(
+            stop=stop_after_attempt(self.retries + 1),
+            wait=self._wait,
+            retry=retry_if_exception_type((_Transient, _Unusable)),
+            sleep=lambda seconds: time.sleep(seconds),  # looked up late: tests patch time.sleep
+            before_sleep=lambda state: self._note_retry(state, meter),
+            reraise=True,
         )
+        try:
+            return retrying(self._attempt, schema, request, messages, meter, validate)
+        except (_Transient, _Unusable) as err:
+            attempts = retrying.statistics.get("attempt_number", self.retries + 1)
+            raise LLMFailure(
+                f"{self.model_name}: no valid answer after {attempts} attempts ({err})"
+            ) from err
+
+    def seconds_left(self) -> float | None:
+        """Return the time left before the deadline (None: no deadline)."""
+        return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def _attempt(
+        self,
+        schema: type[T],
+        request: dict[str, Any],
+        messages: list[Any],
+        meter: CostMeter,
+        validate: Callable[[T], None] | None,
+    ) -> T:
+        """Make one call; raise _Transient or _Unusable (after adding the repair turn)."""
+        from langchain_core.messages import HumanMessage
+
+        timeout = self._timeout()
+        try:
+            with meter.timed("llm"):
+                reply = self.model.invoke(messages, **request, timeout=timeout)
+        except transient_errors() as err:
+            meter.llm_calls += 1  # a failed attempt still counts against the call budget
+            if _is_rate_limit(err):
+                meter.rate_limited += 1
+            raise _Transient(f"{type(err).__name__}: {err}") from err
+        except cut_off_errors() as err:
+            self._meter_completion(getattr(err, "completion", None), meter)
+            problem = f"the reply was cut off ({type(err).__name__})"
+            messages.append(HumanMessage(REPAIR_PROMPT.format(error=f"{problem}; keep it short")))
+            raise _Unusable(problem) from err
+        self._meter(reply, meter)
+        try:
+            return parse_reply(schema, reply.content, validate)
+        except ValueError as err:
+            messages.extend([reply, HumanMessage(REPAIR_PROMPT.format(error=str(err)))])
+            raise _Unusable(str(err)) from err
 
     def _request(self, schema: type[BaseModel]) -> dict[str, Any]:
         """Return the call's options: the JSON schema to fill, and the local route's reply cap.
@@ -148,9 +198,33 @@ class StructuredCaller:
         schema_format = {"name": decision, "schema": json_schema, "strict": False}
         return {"response_format": {"type": "json_schema", "json_schema": schema_format}, **limits}
 
-    def _sleep(self, attempt: int) -> None:
-        if self.backoff_s > 0:
-            time.sleep(self.backoff_s * (2**attempt) * (0.5 + random.random() / 2))
+    def _timeout(self) -> float:
+        """Return this attempt's timeout, or raise LLMFailure when the time budget is spent."""
+        left = self.seconds_left()
+        if left is None:
+            return self.timeout_s
+        if left < MIN_CALL_SECONDS:
+            raise LLMFailure(f"{self.model_name}: the run's time budget is spent")
+        return min(self.timeout_s, left)
+
+    def _wait(self, state: RetryCallState) -> float:
+        """Back off (doubling, with jitter) after a transient error; repair at once."""
+        outcome = state.outcome
+        if outcome is None or not isinstance(outcome.exception(), _Transient):
+            return 0.0
+        if self.backoff_s <= 0:
+            return 0.0
+        backoff = wait_exponential(multiplier=self.backoff_s) + wait_random(0, self.backoff_s / 2)
+        delay = float(backoff(state))
+        left = self.seconds_left()
+        return delay if left is None else max(0.0, min(delay, left))
+
+    def _note_retry(self, state: RetryCallState, meter: CostMeter) -> None:
+        error = state.outcome.exception() if state.outcome else None
+        meter.llm_retries += 1
+        note = f"attempt {state.attempt_number} retried: {error}"
+        self.retry_notes.append(note)
+        logger.warning("LLM %s %s", self.model_name, note)
 
     def _meter_completion(self, completion: Any, meter: CostMeter) -> None:
         """Count a call whose reply was refused, from the raw completion's usage."""
@@ -172,10 +246,17 @@ class StructuredCaller:
         )
 
 
-def caller_for(context: Context, max_tokens: int | None = None) -> StructuredCaller:
+def _is_rate_limit(error: BaseException) -> bool:
+    return getattr(error, "status_code", None) == 429 or type(error).__name__ == "RateLimitError"
+
+
+def caller_for(
+    context: Context, max_tokens: int | None = None, deadline: float | None = None
+) -> StructuredCaller:
     """Return a structured caller of the context's chat model (the model itself is cached).
 
-    `max_tokens` caps each reply, for models that may loop until their context is full.
+    `max_tokens` caps each reply, for models that may loop until their context is full;
+    `deadline` (monotonic seconds) is when the run's time budget ends.
     """
     model, name = load_chat_model(context)
     if max_tokens is not None:
@@ -186,5 +267,7 @@ def caller_for(context: Context, max_tokens: int | None = None) -> StructuredCal
         context.llm_retries,
         context.llm_backoff_s,
         dict(context.price_table),
+        context.llm_timeout_s,
+        deadline,
         local_routes=context.backend == "local",
     )

@@ -17,6 +17,7 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 
 from nodes.extraction.findings import rule_findings
+from nodes.extraction.guards import choice_refusal, findings_refusal
 from nodes.extraction.llm_steps import llm_choose, llm_extract
 from nodes.extraction.prompts import CHOOSE_VERSION, EXTRACT_VERSION
 from nodes.extraction.rules import current_item, extractions, llm_budget_left
@@ -132,6 +133,7 @@ def extractor(state: ExtractionState, runtime: Runtime[ExtractionContext]) -> Ex
         meter,
         lambda caller: llm_choose(caller, meter, search, question, context.section_shortlist),
         lambda: [c.section_id for c in search.candidates],
+        [lambda sections: choice_refusal(sections, len(search.candidates))],
     )
     chars = context.section_chars if llm_enabled(context) else OFFLINE_SECTION_CHARS
     fetched = [
@@ -150,6 +152,7 @@ def extractor(state: ExtractionState, runtime: Runtime[ExtractionContext]) -> Ex
             rule_findings(item, question, fetched, iteration, context.findings_per_item),
             None,
         ),
+        [lambda found: findings_refusal(found[0], fetched)],
     )
     return extraction_update(state, search, fetched, (chose, read), meter)
 

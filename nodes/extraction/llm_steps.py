@@ -34,6 +34,7 @@ from nodes.extraction.synthesis import (
     source_of,
     value_text,
 )
+from nodes.prompts import as_data
 from state.extraction_state import FailedSearch, Finding
 from tools.calculator import numbers_in, to_number
 from tools.cost import CostMeter
@@ -43,10 +44,11 @@ from tools.section_text import Block, FetchedSection, page_tag
 
 def section_lines(search: SectionSearch, limit: int) -> str:
     """Render the shortlist of sections: id | heading | pages | search hits inside."""
-    return "\n".join(
+    lines = "\n".join(
         f"{c.section_id} | {c.heading[:160]} | {page_tag(c.pages)} | hits {c.hits}"
         for c in search.candidates[:limit]
     )
+    return as_data(lines, "section shortlist")
 
 
 def llm_choose(
@@ -90,7 +92,7 @@ def llm_extract(
     iteration: int,
 ) -> tuple[list[Finding], str | None]:
     """Ask the model for findings in the fetched text; return them and its fail reason."""
-    text = "\n\n".join(section.text() for section in fetched)
+    text = as_data("\n\n".join(section.text() for section in fetched), "fetched sections")
     user = EXTRACT_USER.format(sections=text, question=question, item=item)
     reply = caller.call(ExtractionReply, EXTRACT_SYSTEM, user, meter, pages_check(fetched))
     findings = [as_finding(found, fetched, iteration) for found in reply.findings]
@@ -140,7 +142,7 @@ def finding_lines(findings: Sequence[Finding]) -> str:
         f"{f['context'][:160]}"
         for ref, f in finding_ids(findings).items()
     ]
-    return "\n".join(lines) or NO_FINDINGS
+    return as_data("\n".join(lines), "findings and their context") if lines else NO_FINDINGS
 
 
 def failure_lines(failed: Sequence[FailedSearch]) -> str:

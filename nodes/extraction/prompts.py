@@ -7,11 +7,14 @@ go into the trace records of the steps that asked a model.
 
 from __future__ import annotations
 
-CHOOSE_VERSION = "extraction-choose/1"
-EXTRACT_VERSION = "extraction-extract/1"
-SYNTHESIZE_VERSION = "extraction-synthesize/1"
+from nodes.prompts import DATA_RULE
 
-CHOOSE_SYSTEM = """\
+CHOOSE_VERSION = "extraction-choose/2"
+EXTRACT_VERSION = "extraction-extract/2"
+SYNTHESIZE_VERSION = "extraction-synthesize/2"
+
+CHOOSE_SYSTEM = (
+    """\
 You are the extraction agent of a document question-answering loop. You have one tool,
 fetch_section, over the section tree of a filing. Given the sections (id, heading, pages,
 search hits inside), pick the 1-3 sections most likely to state the shopping item.
@@ -19,6 +22,9 @@ Financial values usually sit in the statements (income, balance sheet, cash flow
 their notes; prefer specific sections over whole parts.
 
 Reply with only a JSON object: {{"sections": ["<section id>", ...]}}"""
+    + "\n"
+    + DATA_RULE
+)
 
 CHOOSE_USER = """\
 Sections:
@@ -29,7 +35,8 @@ Shopping item: {item}
 
 Which sections should be fetched?"""
 
-EXTRACT_SYSTEM = """\
+EXTRACT_SYSTEM = (
+    """\
 You are the extraction agent of a document question-answering loop. You read fetched
 sections of a filing; every line is tagged with the page it is printed on ([p.N] or
 [pp.N-M]). Return structured findings: the shopping item's data first, then anything else
@@ -41,6 +48,9 @@ hold nothing relevant, return no findings and say in "fail" what they hold inste
 Reply with only a JSON object:
 {{"findings": [{{"label": "...", "value": 5298, "unit": "USD millions", "page": 35,
 "section": "...", "context": "..."}}], "fail": null}}"""
+    + "\n"
+    + DATA_RULE
+)
 
 EXTRACT_USER = """\
 Fetched sections:
@@ -51,7 +61,8 @@ Shopping item: {item}
 
 Extract the findings."""
 
-SYNTHESIZE_SYSTEM = """\
+SYNTHESIZE_SYSTEM = (
+    """\
 You are the synthesis agent of a document question-answering loop. You see only the
 findings extracted so far (ids f1, f2, ...) and the searches that failed, never the
 document. Decide one of:
@@ -67,6 +78,9 @@ document. Decide one of:
 
 Reply with only a JSON object: {{"status": "answer", "answer": "...", "sources": ["f1"],
 "confidence": "high", "needs": null, "reason": null, "calculation": null}}"""
+    + "\n"
+    + DATA_RULE
+)
 
 SYNTHESIZE_USER = """\
 Findings:

@@ -12,6 +12,7 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.extraction.guards import synthesis_refusal
 from nodes.extraction.llm_steps import llm_synthesize
 from nodes.extraction.prompts import SYNTHESIZE_VERSION
 from nodes.extraction.rules import extractions, llm_budget_left, tried_items
@@ -62,6 +63,7 @@ def synthesizer(state: ExtractionState, runtime: Runtime[ExtractionContext]) -> 
         meter,
         lambda caller: llm_synthesize(caller, meter, question, findings, failed, left, tried),
         lambda: offline_synthesis(question, findings, failed, tried, left == 0),
+        [lambda proposal: synthesis_refusal(proposal, question, findings)],
     )
     result: Synthesis = decided.value
     verdict = as_verdict(result, iteration, decided.decided_by)

@@ -9,9 +9,12 @@ backend. Templates use `str.format` placeholders; literal braces are doubled.
 
 from __future__ import annotations
 
-REASON_VERSION = "ircot-reason/1"
+from nodes.prompts import DATA_RULE
 
-REASON_SYSTEM = """\
+REASON_VERSION = "ircot-reason/2"
+
+REASON_SYSTEM = (
+    """\
 You answer multi-step questions by reasoning one sentence at a time over retrieved evidence
 (paragraphs, table rows, image captions). Each reply adds exactly ONE new sentence to the
 chain of thought.
@@ -26,6 +29,9 @@ Rules:
    Otherwise "answer" is null.
 
 Reply with only a JSON object: {{"sentence": "...", "answer": null}}"""
+    + "\n"
+    + DATA_RULE
+)
 """System prompt of one reasoning step."""
 
 REASON_USER = """\

@@ -15,6 +15,8 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.guards import ungrounded, unsupported_answer
+from nodes.hop import full_text
 from nodes.ircot.chain import Thought, answer_in, offline_thought
 from nodes.ircot.prompts import EMPTY_CHAIN, REASON_SYSTEM, REASON_USER, REASON_VERSION
 from nodes.ircot.rules import reasoning_steps
@@ -94,6 +96,20 @@ def offline_step(index: CorpusIndex, state: IrcotState, meter: CostMeter) -> Tho
     return offline_thought(index, state["question"], components, used, covered, meter)
 
 
+def thought_refusal(index: CorpusIndex, state: IrcotState, thought: Thought) -> str | None:
+    """Return why a model's chain sentence is refused, or None.
+
+    The sentence becomes the next query, so it must share words with the question or the
+    evidence shown and not read as an instruction; an answer must be in that evidence.
+    """
+    shown = [e["component_id"] for e in state.get("pool", [])][:MAX_PROMPT_COMPONENTS]
+    texts = [full_text(index, node) for node in shown]
+    problem = ungrounded([thought.sentence or ""], [state["question"], *texts], "chain sentence")
+    if problem is None and thought.answer:
+        problem = unsupported_answer(thought.answer, texts)
+    return problem
+
+
 def reasoner(state: IrcotState, runtime: Runtime[IrcotContext]) -> ReasonerUpdate:
     """Write one new chain sentence; it becomes the next query unless the chain stops."""
     context = runtime.context
@@ -105,6 +121,7 @@ def reasoner(state: IrcotState, runtime: Runtime[IrcotContext]) -> ReasonerUpdat
         meter,
         lambda caller: llm_thought(index, state, context, meter, caller),
         lambda: offline_step(index, state, meter),
+        [lambda thought: thought_refusal(index, state, thought)],
     )
     thought: Thought = decided.value
     record: IrcotStep = {

@@ -1,9 +1,10 @@
 """LILaC's decomposer node: Q → 1–5 modality-labelled subqueries (seed 001, §4.2.1).
 
-Behind one `Decomposer` protocol sit the LLM decomposer (structured output, validated,
-repaired and retried by `StructuredCaller`) and its offline twin (clause splitting plus
-keyword modality rules). If the LLM gives no usable answer, the node uses the offline
-decision and records `decided_by="offline-fallback"` with the reason.
+Behind one `Decomposer` protocol sit the LLM decomposer and its offline twin (clause
+splitting plus keyword modality rules). The LLM decomposer is an `LLMDecision` of the one
+protocol every system uses (nodes.decision): its plan is repaired and retried by
+`StructuredCaller`, checked (every subquery grounded in the question), and when it gives no
+usable answer the offline decision is used, recorded as `decided_by="offline-fallback"`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any, Protocol, TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.decision import LLMDecision, run_decision, seconds_left
+from nodes.guards import ungrounded
 from nodes.lilac.heuristics import guess_modality, offline_subqueries
 from nodes.lilac.prompts import (
     DECOMPOSE_JOINT_SYSTEM,
@@ -35,7 +38,7 @@ from state.lilac_state import (
     ModalitySelection,
 )
 from tools.cost import CostMeter
-from tools.llm_calls import LLMFailure, StructuredCaller, caller_for
+from tools.llm_calls import LLMFailure, StructuredCaller
 
 logger = logging.getLogger(__name__)
 
@@ -75,24 +78,30 @@ class OfflineDecomposer:
 class LLMDecomposer:
     """Decompose with a chat model; fall back to the offline twin when it fails."""
 
-    caller: StructuredCaller
+    context: LilacContext
     offline: OfflineDecomposer
     selection: ModalitySelection = "joint"
+    time_left: float | None = None
+    """Seconds of the run's time budget left (None: unbounded)."""
 
     def decompose(self, question: str, meter: CostMeter) -> Plan:
         """Return the model's plan, or the offline plan marked as a fallback."""
-        try:
-            if self.selection == "joint":
-                return self._joint(question, meter)
-            return self._separate(question, meter)
-        except LLMFailure as err:
-            logger.warning("LILaC decomposition fell back offline: %s", err)
-            meter.fallbacks += 1
-            plan = self.offline.decompose(question, meter)
-            return Plan(plan.subqueries, "offline-fallback", str(err), DECOMPOSE_VERSION)
+        joint = self.selection == "joint"
+        decision: LLMDecision[Plan] = LLMDecision(
+            lambda caller: (self._joint if joint else self._separate)(caller, question, meter),
+            lambda: self.offline.decompose(question, meter),
+            [lambda plan: ungrounded([s["text"] for s in plan.subqueries], [question])],
+        )
+        decided = run_decision(decision, self.context, meter, True, self.time_left)
+        plan: Plan = decided.value
+        retried = {"retries": list(decided.retries)} if decided.retries else {}
+        if decided.decided_by == "llm":
+            return Plan(plan.subqueries, "llm", plan.reason, plan.prompt_version,
+                        {**plan.detail, **retried})  # fmt: skip
+        return Plan(plan.subqueries, "offline-fallback", decided.note, DECOMPOSE_VERSION, retried)
 
-    def _joint(self, question: str, meter: CostMeter) -> Plan:
-        answer = self.caller.call(
+    def _joint(self, caller: StructuredCaller, question: str, meter: CostMeter) -> Plan:
+        answer = caller.call(
             Decomposition,
             DECOMPOSE_JOINT_SYSTEM.format(max_subqueries=self.offline.max_subqueries),
             DECOMPOSE_USER.format(question=question),
@@ -102,8 +111,8 @@ class LLMDecomposer:
         pairs = [(s.text, s.modality) for s in answer.subqueries]
         return Plan(_numbered(pairs), "llm", "joint decomposition", DECOMPOSE_VERSION)
 
-    def _separate(self, question: str, meter: CostMeter) -> Plan:
-        answer = self.caller.call(
+    def _separate(self, caller: StructuredCaller, question: str, meter: CostMeter) -> Plan:
+        answer = caller.call(
             SubqueryList,
             DECOMPOSE_LIST_SYSTEM.format(max_subqueries=self.offline.max_subqueries),
             DECOMPOSE_USER.format(question=question),
@@ -114,7 +123,7 @@ class LLMDecomposer:
         guessed: list[int] = []
         for position, text in enumerate(answer.subqueries):
             try:
-                choice = self.caller.call(
+                choice = caller.call(
                     ModalityChoice,
                     MODALITY_SYSTEM.format(),
                     MODALITY_USER.format(subquery=text),
@@ -150,13 +159,13 @@ def _numbered(pairs: list[tuple[str, Modality]]) -> list[LilacSubquery]:
     return result
 
 
-def decomposer_for(context: LilacContext) -> Decomposer:
+def decomposer_for(context: LilacContext, time_left: float | None = None) -> Decomposer:
     """Choose the decomposer the context asks for (the one place that decides)."""
     limit = min(context.max_subqueries, MAX_SUBQUERIES)
     offline = OfflineDecomposer(limit)
     if not llm_enabled(context) or context.max_llm_calls == 0:
         return offline
-    return LLMDecomposer(caller_for(context), offline, context.modality_selection)
+    return LLMDecomposer(context, offline, context.modality_selection, time_left)
 
 
 class DecomposerUpdate(TypedDict, total=False):
@@ -170,7 +179,8 @@ class DecomposerUpdate(TypedDict, total=False):
 def decomposer(state: LilacState, runtime: Runtime[LilacContext]) -> DecomposerUpdate:
     """Decompose the question into modality-labelled subqueries."""
     meter = CostMeter()
-    plan = decomposer_for(runtime.context).decompose(state["question"], meter)
+    time_left = seconds_left(state, runtime.context)
+    plan = decomposer_for(runtime.context, time_left).decompose(state["question"], meter)
     step: LilacStep = {
         "node": "decomposer",
         "decided_by": plan.decided_by,

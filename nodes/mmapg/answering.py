@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from nodes.guards import unsupported_answer
 from nodes.mmapg.examination import evidence_snippet
 from nodes.mmapg.prompts import ANSWER_SYSTEM, ANSWER_USER
 from nodes.mmapg.schemas import AnswerReply
+from nodes.prompts import as_data
 from nodes.reasoning import Decided, decide_within
 from state.mmapg_state import Evidence, MMAPGContext, PlanNode
 from tools.corpus_index import CorpusIndex
@@ -38,7 +40,7 @@ def evidence_text(index: CorpusIndex, nodes: Sequence[PlanNode]) -> str:
             f"  - {evidence_snippet(index.graph, item)}"
             for item in node["found"][:EVIDENCE_PER_NODE]
         )
-    return "\n".join(lines) or "(none)"
+    return as_data("\n".join(lines), "nodes and their evidence") if lines else "(none)"
 
 
 def answer(
@@ -62,4 +64,7 @@ def answer(
         best = best_evidence(nodes)
         return evidence_snippet(index.graph, best) if best else NO_ANSWER
 
-    return decide_within(llm_allowed, context, meter, with_llm, offline)
+    def check(proposal: str) -> str | None:
+        return unsupported_answer(proposal, [evidence_text(index, nodes)])
+
+    return decide_within(llm_allowed, context, meter, with_llm, offline, [check])

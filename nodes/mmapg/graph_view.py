@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from nodes.prompts import as_data
 from state.mmapg_state import Evidence, MMAPGState, PlanNode
 
 CONTENT_CHARS = 240
@@ -106,7 +107,7 @@ def describe_graph(nodes: Sequence[PlanNode]) -> str:
             f"[{node['id']}] {node['type'].capitalize()} ({node['status']}; parents: {parents}) "
             f"instruction: {node['instruction']} | content: {content}"
         )
-    return "\n".join(lines)
+    return as_data("\n".join(lines), "planning graph with what its nodes found")
 
 
 def mermaid(nodes: Sequence[PlanNode]) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from nodes.mmapg.modality import InstructionSplit
 from nodes.mmapg.prompts import EXAMINE_SYSTEM, EXAMINE_USER, SPLIT_SYSTEM, SPLIT_USER
 from nodes.mmapg.schemas import ExaminationReply, SplitReply
+from nodes.prompts import as_data
 from nodes.reasoning import describe, with_images
 from state.mmapg_state import Evidence, MMAPGContext, PlanNode
 from tools.corpus_index import CorpusIndex
@@ -27,7 +28,7 @@ def parents_text(parents: Sequence[PlanNode]) -> str:
     lines = [
         f"[{p['id']}] {p['type']}: {' '.join(p['content'].split())[:PARENT_CHARS]}" for p in parents
     ]
-    return "\n".join(lines) or "(none)"
+    return as_data("\n".join(lines), "parent nodes") if lines else "(none)"
 
 
 def split_with_llm(
@@ -68,7 +69,9 @@ def examine_with_llm(
     """
     graph = index.graph
     ids = [c["component_id"] for c in candidates]
-    listing = "\n".join(f"{i}: {describe(graph, cid)}" for i, cid in enumerate(ids))
+    listing = as_data(
+        "\n".join(f"{i}: {describe(graph, cid)}" for i, cid in enumerate(ids)), "candidates"
+    )
     text = EXAMINE_USER.format(
         candidates=listing,
         instruction=split.text_part,

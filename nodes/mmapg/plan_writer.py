@@ -12,6 +12,7 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.guards import ungrounded
 from nodes.mmapg.graph_view import llm_budget_left
 from nodes.mmapg.prompts import PLAN_SYSTEM, PLAN_USER, PLAN_VERSION
 from nodes.mmapg.schemas import MAX_SUBQUESTIONS, OverallPlanReply
@@ -70,7 +71,8 @@ def overall_plan(state: MMAPGState, context: MMAPGContext, meter: CostMeter) -> 
         return decompose(index, question, limit), OFFLINE_GUIDE
 
     allowed = llm_budget_left(state, context.max_llm_calls, context.max_tokens)
-    return decide_within(allowed, context, meter, with_llm, offline)
+    checks = [lambda plan: ungrounded(plan[0], [question], "sub-question")]
+    return decide_within(allowed, context, meter, with_llm, offline, checks)
 
 
 def plan_writer(state: MMAPGState, runtime: Runtime[MMAPGContext]) -> PlanWriterUpdate:

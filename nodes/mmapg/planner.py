@@ -14,6 +14,7 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.guards import ungrounded
 from nodes.mmapg.graph_view import describe_graph, llm_budget_left, next_id, planner_steps
 from nodes.mmapg.prompts import PLANNER_SYSTEM, PLANNER_USER, PLANNER_VERSION
 from nodes.mmapg.rules import RuleInputs, action, offline_next
@@ -96,6 +97,16 @@ def question_nodes(actions: Sequence[NodeAction]) -> list[PlanNode]:
     ]
 
 
+def actions_refusal(actions: Sequence[NodeAction], state: MMAPGState) -> str | None:
+    """Refuse a stop before anything was found, and searches the question does not ask for."""
+    nodes = state["nodes"]
+    if any(a["type"] == "stop" for a in actions) and not any(n["found"] for n in nodes):
+        return "stop with nothing retrieved while budget remains"
+    grounds = [state["question"], *state["plan"]["sub_questions"], *(n["content"] for n in nodes)]
+    searches = [a["instruction"] for a in actions if a["type"] in ("retrieval", "question")]
+    return ungrounded(searches, grounds, "instruction") if searches else None
+
+
 def next_actions(
     state: MMAPGState, context: MMAPGContext, meter: CostMeter
 ) -> tuple[list[NodeAction], list[Decided]]:
@@ -114,6 +125,7 @@ def next_actions(
         meter,
         lambda caller: llm_actions(caller, state, meter),
         lambda: offline_next(index, nodes, inputs),
+        [lambda proposed: actions_refusal(proposed, state)],
     )
     actions: list[NodeAction] = decided.value
     if decided.decided_by == "offline-fallback":

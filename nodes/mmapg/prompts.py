@@ -10,12 +10,14 @@ examinations plus the final extraction (eqs. 12–14) are one examination call p
 
 from __future__ import annotations
 
-PLAN_VERSION = "mmapg-plan/1"
-PLANNER_VERSION = "mmapg-planner/1"
-SPLIT_VERSION = "mmapg-split/1"
-EXAMINE_VERSION = "mmapg-examine/1"
-ANSWER_VERSION = "mmapg-answer/1"
-TRIPLETS_VERSION = "mmapg-triplets/1"
+from nodes.prompts import DATA_RULE
+
+PLAN_VERSION = "mmapg-plan/2"
+PLANNER_VERSION = "mmapg-planner/2"
+SPLIT_VERSION = "mmapg-split/2"
+EXAMINE_VERSION = "mmapg-examine/2"
+ANSWER_VERSION = "mmapg-answer/2"
+TRIPLETS_VERSION = "mmapg-triplets/2"
 
 PLAN_SYSTEM = """\
 You prepare the search for a multi-hop question over web pages made of paragraphs, tables
@@ -27,7 +29,8 @@ Reply with only a JSON object: {{"sub_questions": ["..."], "plan": "..."}}"""
 
 PLAN_USER = "Question: {question}"
 
-PLANNER_SYSTEM = """\
+PLANNER_SYSTEM = (
+    """\
 You grow a reasoning graph that answers a question step by step. Each node is a step:
 Question (a sub-question to work on), Retrieval (search the knowledge bases and record what
 was found, or "no result"), Answer (answer a question from existing nodes) or Stop (end; the
@@ -43,6 +46,9 @@ result") stays in the graph: try another path from any node instead of repeating
 
 Reply with only a JSON object:
 {{"analysis": "...", "nodes": [{{"type": "retrieval", "parents": [0], "instruction": "..."}}]}}"""
+    + "\n"
+    + DATA_RULE
+)
 
 PLANNER_USER = """\
 Overall plan:
@@ -54,7 +60,8 @@ The graph so far (id, type, status, parents, instruction, content):
 Question: {question}
 Decide the next node(s)."""
 
-SPLIT_SYSTEM = """\
+SPLIT_SYSTEM = (
+    """\
 You prepare one retrieval instruction for two knowledge bases: texts (sentences, table rows,
 titles, captions) and images. Split the instruction into its text-related part and its
 image-related part (empty if it asks nothing about what something looks like). For the
@@ -66,6 +73,9 @@ candidate image.
 
 Reply with only a JSON object: {{"text_part": "...", "image_part": "", "image_mode": "none",
 "key_phrases": ["..."], "targets": [], "image_question": ""}}"""
+    + "\n"
+    + DATA_RULE
+)
 
 SPLIT_USER = """\
 Parent nodes:
@@ -73,7 +83,8 @@ Parent nodes:
 
 Instruction: {instruction}"""
 
-EXAMINE_SYSTEM = """\
+EXAMINE_SYSTEM = (
+    """\
 You examine search results for one retrieval instruction. For each numbered candidate,
 decide whether it holds information the instruction asks for; for those that do, write the
 relevant information in one short sentence. Then write what was found overall as a short
@@ -81,6 +92,9 @@ answer to the instruction ("no result" if no candidate helps).
 
 Reply with only a JSON object:
 {{"relevant": [{{"index": 0, "information": "..."}}], "summary": "..."}}"""
+    + "\n"
+    + DATA_RULE
+)
 
 EXAMINE_USER = """\
 Candidates:
@@ -89,11 +103,15 @@ Candidates:
 Instruction: {instruction}
 Image question: {image_question}"""
 
-ANSWER_SYSTEM = """\
+ANSWER_SYSTEM = (
+    """\
 You answer a question from the evidence given, as briefly as possible (a name, number,
 date, yes/no or short phrase). If the evidence is not enough, give your best short guess.
 
 Reply with only a JSON object: {{"answer": "..."}}"""
+    + "\n"
+    + DATA_RULE
+)
 
 ANSWER_USER = """\
 Evidence:
@@ -102,10 +120,14 @@ Evidence:
 Question: {question}
 Instruction: {instruction}"""
 
-TRIPLETS_SYSTEM = """\
+TRIPLETS_SYSTEM = (
+    """\
 You turn passages into relational triplets (subject | relation | object) that keep every
 fact, one list per numbered passage, at most {max_triplets} triplets each.
 
 Reply with only a JSON object: {{"passages": [{{"index": 0, "triplets": ["a | b | c"]}}]}}"""
+    + "\n"
+    + DATA_RULE
+)
 
 TRIPLETS_USER = "Passages:\n{passages}"

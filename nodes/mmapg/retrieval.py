@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from nodes.guards import instruction_like, ungrounded
 from nodes.mmapg.examination import (
     Examined,
     apply_verdicts,
@@ -126,6 +127,7 @@ def retrieve(
         if context.no_modality_split
         else lambda c: split_with_llm(c, instruction, parents, meter),
         lambda: offline_split(index, instruction, not context.no_modality_split),
+        [lambda split: split_refusal(split, instruction, parents)],
     )
     split: InstructionSplit = split_decided.value
     settings = RadiusSettings.of(context, index)
@@ -150,11 +152,33 @@ def retrieve(
         meter,
         lambda caller: examined_by_llm(caller, index, inside, split, context, meter),
         lambda: examine_offline(index.graph, inside, phrases),
+        [lambda found: examined_refusal(found, len(inside))],
     )
     result: Examined = examined.value
     summary = result.summary if result.kept and result.summary else NO_RESULT
     others = [*result.rejected, *outside]
     return Retrieved(split, result.kept, others, summary, [*decisions, examined], sizes, kb)
+
+
+def split_refusal(
+    split: InstructionSplit, instruction: str, parents: Sequence[PlanNode]
+) -> str | None:
+    """Refuse a split whose searches leave the instruction (and its parents' findings)."""
+    grounds = [instruction, *(p["content"] for p in parents)]
+    searched = [split.text_part, *split.key_phrases, *split.targets]
+    problem = ungrounded(searched, grounds, "search text")
+    if problem is None and instruction_like(split.image_question):
+        problem = "the image question reads as an instruction"
+    return problem
+
+
+def examined_refusal(found: Examined, candidates: int) -> str | None:
+    """Refuse an examination that keeps nothing of what was retrieved, or is an instruction."""
+    if candidates and not found.kept:
+        return f"keeps none of {candidates} candidates"
+    if instruction_like(found.summary):
+        return "its summary reads as an instruction"
+    return None
 
 
 def recut(

@@ -19,6 +19,7 @@ import numpy as np
 
 from nodes.mmapg.prompts import TRIPLETS_SYSTEM, TRIPLETS_USER
 from nodes.mmapg.schemas import TripletsReply
+from nodes.prompts import as_data
 from nodes.reasoning import describe
 from state.mmapg_state import Evidence
 from tools.corpus_index import CorpusIndex
@@ -33,8 +34,11 @@ def triplets_of(
     caller: StructuredCaller, index: CorpusIndex, candidates: Sequence[Evidence], meter: CostMeter
 ) -> dict[int, list[str]]:
     """Ask the model for the triplets of numbered candidates (one call for all of them)."""
-    listing = "\n".join(
-        f"{i}: {describe(index.graph, c['component_id'])}" for i, c in enumerate(candidates)
+    listing = as_data(
+        "\n".join(
+            f"{i}: {describe(index.graph, c['component_id'])}" for i, c in enumerate(candidates)
+        ),
+        "numbered passages",
     )
     reply = caller.call(
         TripletsReply,

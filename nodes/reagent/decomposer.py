@@ -13,6 +13,7 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.guards import ungrounded
 from nodes.lilac.heuristics import offline_subqueries
 from nodes.plan_heuristics import decompose
 from nodes.reagent.prompts import DECOMPOSE_SYSTEM, DECOMPOSE_USER, DECOMPOSE_VERSION
@@ -106,4 +107,6 @@ def _decide(
         index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
         return offline_decomposition(index, question, limit)
 
-    return decide(state, context, meter, llm, offline)
+    return decide(
+        state, context, meter, llm, offline, [lambda texts: ungrounded(texts, [question])]
+    )

@@ -7,9 +7,11 @@ templates use `str.format` placeholders; literal braces are doubled.
 
 from __future__ import annotations
 
-DECOMPOSE_VERSION = "reagent-decompose/1"
-EXTRACT_VERSION = "reagent-extract/1"
-VERIFY_VERSION = "reagent-verify/1"
+from nodes.prompts import DATA_RULE
+
+DECOMPOSE_VERSION = "reagent-decompose/2"
+EXTRACT_VERSION = "reagent-extract/2"
+VERIFY_VERSION = "reagent-verify/2"
 
 DECOMPOSE_SYSTEM = """\
 You are the question-decomposer of a team of agents answering multi-hop questions over a
@@ -24,13 +26,17 @@ Reply with only a JSON object: {{"sub_questions": ["..."], "reasoning": "..."}}"
 
 DECOMPOSE_USER = "Question: {question}"
 
-EXTRACT_SYSTEM = """\
+EXTRACT_SYSTEM = (
+    """\
 You are a retriever agent. You receive numbered evidence passages found for one
 sub-question. State the claims the passages make that answer the sub-question, at most
 {max_assertions}, best first. Each claim names its passage number, the entity it is about,
 the attribute and the value exactly as the passage states them. Do not use outside knowledge.
 Reply with only a JSON object: {{"assertions": [{{"evidence": 1, "entity": "...",
 "attribute": "...", "value": "...", "statement": "..."}}]}}"""
+    + "\n"
+    + DATA_RULE
+)
 
 EXTRACT_USER = """\
 Evidence:
@@ -38,7 +44,8 @@ Evidence:
 
 Sub-question: {subquestion}"""
 
-VERIFY_SYSTEM = """\
+VERIFY_SYSTEM = (
+    """\
 You are the verifier agent. You receive the assertions the team already holds and new
 assertions, each with the passage it was read from. Judge every new assertion:
 - "unsupported" if its passage does not state it;
@@ -47,6 +54,9 @@ assertions, each with the passage it was read from. Judge every new assertion:
 - "supported" otherwise.
 Reply with only a JSON object: {{"verdicts": [{{"assertion": "id", "verdict": "supported",
 "conflicts_with": null}}]}}"""
+    + "\n"
+    + DATA_RULE
+)
 
 VERIFY_USER = """\
 Held assertions:

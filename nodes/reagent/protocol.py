@@ -1,18 +1,19 @@
 """What every ReAgent agent shares: typed messages, trace records, LLM-or-offline decisions.
 
-An agent decision runs its LLM path when the context names a chat model and the run's LLM
-budget has room; otherwise, or when the model gives no valid answer after repair and
-retries, it runs the offline twin and says so (`offline-fallback` plus the reason).
+An agent decision is an `LLMDecision` of the one protocol every system uses
+(nodes.decision): it runs its LLM path when the context names a chat model and the run's
+LLM budget and time have room, checks the proposal, and otherwise (or when the model gives
+no valid answer after repair and retries) runs the offline twin and says so
+(`offline-fallback` plus the reason).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
-from state.context import llm_enabled
+from nodes.decision import Check, Decided, LLMDecision, run_decision, seconds_left
 from state.reagent_state import (
     Message,
     MessageKind,
@@ -21,20 +22,14 @@ from state.reagent_state import (
     ReAgentStep,
 )
 from tools.cost import CostMeter
-from tools.llm_calls import LLMFailure, StructuredCaller, caller_for
+from tools.llm_calls import StructuredCaller
 
 logger = logging.getLogger(__name__)
 
 R = TypeVar("R")
 
-
-@dataclass(frozen=True)
-class Decision(Generic[R]):
-    """A decision's value, who made it ("llm", "offline", "offline-fallback") and why."""
-
-    value: R
-    decided_by: str
-    note: str = ""
+Decision = Decided
+"""ReAgent's name for a decision: the shared `nodes.decision.Decided` (value, author, note)."""
 
 
 def message(
@@ -87,15 +82,18 @@ def decide(
     meter: CostMeter,
     llm_path: Callable[[StructuredCaller], R],
     offline_path: Callable[[], R],
+    checks: Sequence[Check[R]] = (),
 ) -> Decision[R]:
-    """Run the LLM path when the context allows it, else (or after a failure) the offline twin."""
-    if not llm_enabled(context):
-        return Decision(offline_path(), "offline")
-    if not llm_room(state, context):
-        return Decision(offline_path(), "offline-fallback", "LLM budget used up")
-    try:
-        return Decision(llm_path(caller_for(context)), "llm")
-    except LLMFailure as err:
-        logger.warning("ReAgent decision fell back offline: %s", err)
-        meter.fallbacks += 1
-        return Decision(offline_path(), "offline-fallback", str(err))
+    """Run the LLM path when the context allows it and its proposal passes the checks.
+
+    Otherwise (or after a failure) the offline twin decides; see nodes.decision.
+    """
+    decided = run_decision(
+        LLMDecision(llm_path, offline_path, checks),
+        context,
+        meter,
+        llm_room(state, context),
+        seconds_left(state, context),
+    )
+    note = "; ".join(part for part in (decided.note, *decided.retries[-1:]) if part)
+    return Decided(decided.value, decided.decided_by, note, decided.retries)

@@ -14,6 +14,9 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.guards import instruction_like, unsupported_answer
+from nodes.hop import full_text
+from nodes.prompts import as_data
 from nodes.reagent.knowledge import offline_assertion
 from nodes.reagent.prompts import EXTRACT_SYSTEM, EXTRACT_USER, EXTRACT_VERSION
 from nodes.reagent.protocol import Decision, decide, message, record
@@ -155,7 +158,10 @@ def llm_assertions(
 ) -> list[Assertion]:
     """Ask the chat model which claims the numbered evidence makes about the sub-question."""
     shown = candidates[:EXTRACT_CANDIDATES]
-    passages = "\n".join(f"[{n}] {passage(index, e)}" for n, e in enumerate(shown, start=1))
+    passages = as_data(
+        "\n".join(f"[{n}] {passage(index, e)}" for n, e in enumerate(shown, start=1)),
+        "numbered passages",
+    )
     answer = caller.call(
         Assertions,
         EXTRACT_SYSTEM.format(max_assertions=limit),
@@ -194,7 +200,20 @@ def _assertions(
     def llm(caller: StructuredCaller) -> list[Assertion]:
         return llm_assertions(caller, index, subquestion, candidates, limit, step, meter)
 
-    decision = decide(state, context, meter, llm, offline)
+    def check(assertions: list[Assertion]) -> str | None:
+        if candidates and not assertions:
+            return f"reads no assertion from {len(candidates)} usable evidence items"
+        for assertion in assertions:
+            source = [full_text(index, assertion["evidence"][0])]
+            claim = assertion["value"] or assertion["entity"]
+            problem = unsupported_answer(claim, source) or (
+                "reads as an instruction" if instruction_like(assertion["text"]) else None
+            )
+            if problem:
+                return f"assertion {assertion['id']}: {problem}"
+        return None
+
+    decision = decide(state, context, meter, llm, offline, [check])
     return Decision(_distinct(decision.value), decision.decided_by, decision.note)
 
 

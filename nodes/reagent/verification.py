@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from nodes.prompts import as_data
 from nodes.reagent.knowledge import slot_contradicts, supported
 from nodes.reagent.prompts import VERIFY_SYSTEM, VERIFY_USER
 from nodes.reagent.schemas import Verification
@@ -68,9 +69,12 @@ def describe(assertions: Sequence[Assertion]) -> str:
     """Render assertions for the verifier prompt, one per line, evidence text included."""
     if not assertions:
         return "(none)"
-    return "\n".join(
-        f"- {a['id']} [{a['entity']} | {a['attribute']} = {a['value']}] from: {a['text'][:300]}"
-        for a in assertions
+    return as_data(
+        "\n".join(
+            f"- {a['id']} [{a['entity']} | {a['attribute']} = {a['value']}] from: {a['text'][:300]}"
+            for a in assertions
+        ),
+        "assertions and the text they were read from",
     )
 
 

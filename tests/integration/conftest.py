@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import os
+import shutil
 import time
 from pathlib import Path
 
@@ -14,6 +16,9 @@ from evals.datasets.questions import EvalExample, load_questions
 logger = logging.getLogger(__name__)
 
 SAMPLE = Path(__file__).resolve().parents[2] / "samples" / "ottqa-sample"
+PREBUILT_SAMPLE = "FIF_TEST_SAMPLE_INDEX"
+"""Env var naming an index already built from the sample (`fif build samples/ottqa-sample`),
+copied instead of building one; unset (as in CI), the session builds it."""
 
 
 @pytest.fixture(scope="session")
@@ -24,6 +29,10 @@ def sample_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (`fif ask` does), but must not rebuild or edit it.
     """
     index_dir = tmp_path_factory.mktemp("ottqa-sample") / "index"
+    built = os.environ.get(PREBUILT_SAMPLE)
+    if built:  # a local shortcut: copy an index of the same sample instead of building it
+        shutil.copytree(built, index_dir)
+        return index_dir
     started = time.perf_counter()
     build(SAMPLE, index_dir, BuildOptions(show_progress=False))
     logger.info("built %s in %.1f s", SAMPLE.name, time.perf_counter() - started)

@@ -28,7 +28,7 @@ def test_malformed_json_is_repaired_and_the_action_stays_the_models(mini_index: 
     model = ScriptedChatModel(
         roles={
             "planner": [plan(NOBEL_QUESTION)],
-            "orchestrator": ['{"action": {"next_action": "search", ', search(NOBEL_QUESTION)],
+            "orchestrator": ["I will search next.", search(NOBEL_QUESTION)],
             "evaluator": [OK],
             "reranker": [ranking()],
         }

@@ -91,27 +91,30 @@ def test_backtracking_re_anchors_to_an_earlier_success_with_a_rewrite(mini_index
             ],
             "evaluator": [OK, FAIL, FAIL, OK],
         },
-        defaults={"reranker": ranking()},
+        defaults={"reranker": ranking(), "orchestrator": action("stop")},
     )
     run = Run(FLAG_QUESTION, llm_context(mini_index, model, **NO_RULE_REPLAN))
     state = run.state
+    # the model's last "answerable" is refused: the hop's components (radium, polonium) and
+    # its anchor's share no word with the rewrite, so the offline judge decides
     assert [(h["subquery_index"], h["anchor"], h["success"]) for h in state["history"]] == [
         (0, None, True),
         (1, 0, False),
         (1, None, False),
-        (2, 0, True),
+        (2, 0, False),
     ]
+    assert "no component shares a content word" in state["fallbacks"][-1]
     assert state["history"][3]["strategy"] == LADDER[0]
     assert state["subqueries"][1]["text"] == FLAG  # the parent stays in the plan
     assert state["subqueries"][2] == {
         "index": 2,
         "text": rewritten,
-        "status": "answerable",
+        "status": "unknown",
         "answer": None,
         "origin": "rewrite",
         "parent": 1,
     }
-    assert run.route()[-2:] == ["evaluator", "reranker"]  # the rewrite answered the open item
+    assert run.route()[-3:] == ["evaluator", "orchestrator", "reranker"]
 
 
 def test_a_replan_appends_subqueries_and_never_overwrites(mini_index: Path) -> None:

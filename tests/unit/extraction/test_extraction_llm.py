@@ -74,7 +74,7 @@ def test_the_iteration_cap_stops_a_loop_that_keeps_needing(filings_index):
         replies += [
             choose("Results of Operations"),
             extracted(finding(f"Net sales {n}", 5298, 10)),
-            verdict("needs", needs=f"item {n}", reason="more"),
+            verdict("needs", needs=f"ACME operating figure {n}", reason="more"),
         ]
     final, _ = run(filings_index, replies, max_iterations=2)
     extractions = [s for s in final["trace"] if s["node"] == "extractor"]

@@ -106,7 +106,7 @@ def test_an_answer_only_in_the_sentence_still_stops_the_chain(mini_index: Path) 
 def test_malformed_json_falls_back_to_the_offline_twin_without_crashing(
     mini_index: Path,
 ) -> None:
-    model = RecordingModel(replies=['{"sentence": "Marie Curie was', "not json either"])
+    model = RecordingModel(replies=["Marie Curie was born in", "not json either"])
     context = llm_context(mini_index, model, llm_retries=1, max_chain_steps=1)
     result = ask_ircot(QUESTION, context)
     (reasoning,) = steps(result.history, "reasoner")

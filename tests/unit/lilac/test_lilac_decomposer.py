@@ -86,9 +86,9 @@ def test_malformed_json_is_repaired_on_the_next_attempt():
 
 def test_too_many_subqueries_are_sent_back_for_repair():
     many = {"subqueries": [{"text": f"part {i}", "modality": "text"} for i in range(4)]}
-    few = {"subqueries": [{"text": "whole question", "modality": "text"}]}
+    few = {"subqueries": [{"text": "Sparrow Cup 2002 rowing club", "modality": "text"}]}
     update = _run(_context(_scripted(_reply(many), _reply(few)), max_subqueries=3))
-    assert [s["text"] for s in update["subqueries"]] == ["whole question"]
+    assert [s["text"] for s in update["subqueries"]] == ["Sparrow Cup 2002 rowing club"]
 
 
 def test_a_timeout_falls_back_to_the_offline_decomposer_and_says_why():
@@ -125,7 +125,7 @@ def test_separate_mode_asks_for_each_modality_as_the_paper_does():
 
 def test_separate_mode_labels_a_subquery_by_keywords_when_its_modality_call_fails():
     model = _scripted(
-        _reply({"subqueries": ["how many goals in 2004", "club history"]}),
+        _reply({"subqueries": ["how many Sparrow Cup goals in 2002", "club history"]}),
         _reply("garbage"),
         _reply({"modality": "text"}),
     )
