@@ -1,7 +1,8 @@
-"""The JSON API over the index: systems, search, components, ask and compare.
+"""The JSON API over the indices: indices, systems, search, components, ask and compare.
 
-Everything calls the library (tools.search, graph_agent.systems); the index and its models
-were opened once by the app's lifespan and are shared by every request.
+Everything calls the library (tools.search, graph_agent.systems); the indices and their models
+were opened once by the app's lifespan and are shared by every request. A route reading an
+index takes `?index=NAME` (default: the first served).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from graph_agent.systems import ASK_SYSTEMS, ask_system
 from serve.errors import NotFoundError
 from serve.runs import result_payload, streams
 from serve.schemas import MAX_K, MAX_QUESTION_CHARS, AskRequest, CompareRequest, Granularity
-from serve.served import Served, served
+from serve.served import Served, ServedIndex, served, served_index
 from serve.views import card, component_page, search_why
 from state.context import Backend
 from state.tuning import SearchMode
@@ -25,7 +26,19 @@ from tools.cost import CostMeter
 from tools.search import dense_search
 
 router = APIRouter(prefix="/api")
-State = Annotated[Served, Depends(served)]
+State = Annotated[ServedIndex, Depends(served_index)]
+
+
+@router.get("/indices")
+async def indices(state: Annotated[Served, Depends(served)]) -> dict[str, Any]:
+    """List the served indices (the first is the default of `?index=`), with their sizes."""
+    return {
+        "indices": [
+            {"name": name, "documents": sum(1 for _ in entry.index.graph.nodes_at(0))}
+            for name, entry in state.indices.items()
+        ],
+        "default": next(iter(state.indices)),
+    }
 
 
 @router.get("/systems")
@@ -62,8 +75,9 @@ def search(
         for rank, node in enumerate(found, start=1)
     ]
     elapsed = (time.perf_counter() - started) * 1000.0
-    return {"query": q, "mode": mode, "results": results, "cost": meter.as_dict()} | {
-        "latency_ms": round(elapsed, 2)
+    return {"query": q, "index": state.name, "mode": mode, "results": results} | {
+        "cost": meter.as_dict(),
+        "latency_ms": round(elapsed, 2),
     }
 
 
@@ -73,8 +87,10 @@ async def component(
 ) -> dict[str, Any]:
     """Return a component (or subcomponent, or document) with its page and neighbours."""
     if component_id not in state.index.graph:
-        raise NotFoundError(f"no component {component_id!r} in this index; ids come from results")
-    return component_page(state.index.graph, component_id)
+        raise NotFoundError(
+            f"no component {component_id!r} in index {state.name!r}; ids come from its results"
+        )
+    return {**component_page(state.index.graph, component_id), "index": state.name}
 
 
 @router.post("/ask")
@@ -88,7 +104,7 @@ def ask(state: State, request: AskRequest) -> dict[str, Any]:
 def compare(state: State, request: CompareRequest) -> dict[str, Any]:
     """Run one question through several systems, one after another; results side by side."""
     runs = {name: _ask(state, name, request, None) for name in request.systems}
-    return {"question": request.question, "runs": runs}
+    return {"question": request.question, "index": state.name, "runs": runs}
 
 
 def _ask(
@@ -101,6 +117,7 @@ def _ask(
     payload = result_payload(state.index.graph, final, candidates, result.history)
     return payload | {
         "system": system,
+        "index": state.name,
         "thread_id": result.thread_id,
         "trace": result.history,
         "subqueries": result.subqueries,

@@ -1,6 +1,7 @@
 """The FastAPI app of `fif serve`: lifespan, token check, error mapping, the page and its API.
 
-The index and its embedding model load once, in the lifespan, and every request shares them.
+Each index and its embedding model load once, in the lifespan, and every request shares them
+(indices built with the same embedder spec share one model: `tools.embedders.load_embedder`).
 With a token, every `/api/` request must carry it (`Authorization: Bearer …` or `?token=`);
 the page and its static files are public, they hold no data.
 """
@@ -17,10 +18,10 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
-from serve import api, eval_api, live
+from serve import api, eval_api, live, pdf_api
 from serve.errors import ConflictError, NotFoundError, OutsideFolderError
 from serve.guard import Guard
-from serve.served import Served
+from serve.served import Served, ServedIndex
 from serve.settings import ServeSettings
 from tools.corpus_index import open_index
 from tools.errors import (
@@ -47,21 +48,24 @@ STATUS = (
 
 
 def create_app(settings: ServeSettings) -> FastAPI:
-    """Return the app serving one index; the index opens when the app starts."""
+    """Return the app serving the settings' indices; they open when the app starts."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        index = open_index(settings.index_dir)
-        index.embed_query("warm up the embedder")  # the model loads now, not on the first query
-        app.state.served = Served(settings, index)
-        logger.info("serving %s", settings.index_dir)
+        indices = {}
+        for spec in settings.indices:
+            index = open_index(spec.path)
+            index.embed_query("warm up the embedder")  # the model loads now, not on a query
+            indices[spec.name] = ServedIndex(spec.name, spec.path, index)
+            logger.info("serving %s as %r", spec.path, spec.name)
+        app.state.served = Served(settings, indices)
         yield
 
     # FastAPIOffline: the /docs and /redoc pages load their scripts from the package, not a CDN
     app = FastAPIOffline(title="FiF", summary="Search and watch the FiF agent.", lifespan=lifespan)
     app.add_middleware(Guard, token=settings.token)
     app.add_exception_handler(FiFError, _fif_error)  # type: ignore[arg-type]
-    for router in (api.router, live.router, eval_api.router):
+    for router in (api.router, live.router, eval_api.router, pdf_api.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 

@@ -11,14 +11,21 @@ from typing import Annotated
 
 import typer
 
-from serve.settings import ServeSettings
+from serve.settings import ServedIndexSpec, ServeSettings
 from tools.errors import MissingDependencyError
 
 SERVER_PACKAGES = ("fastapi", "fastapi_offline", "uvicorn", "sse_starlette")
 
 
 def serve_command(
-    index: Annotated[Path, typer.Option("--index", "-i", help="Index folder (`fif build`).")],
+    index: Annotated[
+        list[str],
+        typer.Option(
+            "--index",
+            "-i",
+            help="Index folder (`fif build`), or NAME=DIR; repeat for several (first: default).",
+        ),
+    ],
     host: Annotated[str, typer.Option(help="Bind address; non-loopback needs --token.")] = (
         "127.0.0.1"
     ),
@@ -31,8 +38,9 @@ def serve_command(
         typer.Option(envvar="FIF_SERVE_TOKEN", help="Bearer token every API request must carry."),
     ] = None,
 ) -> None:
-    """Serve a web page and a JSON API (/api, docs at /docs) over a built index."""
-    settings = ServeSettings(index, runs, token, host).checked()
+    """Serve a web page and a JSON API (/api, docs at /docs) over one or more built indices."""
+    indices = tuple(ServedIndexSpec.parse(option) for option in index)
+    settings = ServeSettings(indices, runs, token, host).checked()
     missing = [name for name in SERVER_PACKAGES if importlib.util.find_spec(name) is None]
     if missing:
         raise MissingDependencyError(

@@ -19,20 +19,20 @@ from serve.errors import NotFoundError
 from serve.events import EventLogs, parse_event_id
 from serve.runs import RunRequest, rebuild_log, start_run, thread_history
 from serve.schemas import THREAD_PATTERN, AskQuery, AskRequest, ForkRequest
-from serve.served import Served, served
+from serve.served import ServedIndex, served_index
 from serve.thread_list import list_threads
 from state.context import Context
 from tools.errors import ConfigError
 
 router = APIRouter(prefix="/api")
-State = Annotated[Served, Depends(served)]
+State = Annotated[ServedIndex, Depends(served_index)]
 ThreadId = Annotated[str, Path(pattern=THREAD_PATTERN)]
 LastEventId = Annotated[str | None, Header(max_length=200)]
 POLL_S = 0.05
 PING_S = 10
 
 
-def _start(state: Served, request: AskRequest) -> str:
+def _start(state: ServedIndex, request: AskRequest) -> str:
     state.new_thread(request.thread_id)
     thread_id = request.thread_id or uuid.uuid4().hex[:12]
     context = state.context(request.system, request)
@@ -45,7 +45,7 @@ def _start(state: Served, request: AskRequest) -> str:
 def start(state: State, request: AskRequest) -> dict[str, str]:
     """Start a run in the background; its steps stream from `events`."""
     thread_id = _start(state, request)
-    return {"thread_id": thread_id, "events": f"/api/threads/{thread_id}/events"}
+    return {"thread_id": thread_id, "events": state.link(f"/api/threads/{thread_id}/events")}
 
 
 @router.get("/ask/stream")
@@ -69,8 +69,8 @@ def ask_stream(
 def threads(
     state: State, limit: Annotated[int, Query(ge=1, le=1000)] = 100
 ) -> dict[str, list[dict[str, Any]]]:
-    """List past runs of this index's checkpoint store, newest first."""
-    return {"threads": list_threads(state.settings.index_dir, limit)}
+    """List past runs of the index's checkpoint store, newest first (threads are per index)."""
+    return {"threads": list_threads(state.path, limit)}
 
 
 @router.get("/threads/{thread_id}/events")
@@ -99,7 +99,7 @@ def checkpoints(state: State, thread_id: ThreadId) -> dict[str, Any]:
     """List a thread's checkpoints (every branch), oldest first; fork from any of them."""
     found = thread_history(state.index_dir, thread_id)
     if found is None:
-        raise NotFoundError(f"no checkpoints for thread {thread_id!r} in this index")
+        raise NotFoundError(f"no checkpoints for thread {thread_id!r} in index {state.name!r}")
     rows = list_checkpoints(state.index_dir, thread_id, found[0])
     return {"thread_id": thread_id, "system": found[0], "checkpoints": [r.__dict__ for r in rows]}
 
@@ -125,14 +125,16 @@ def fork(state: State, thread_id: ThreadId, request: ForkRequest) -> dict[str, s
     question = str(found[1][0].values.get("question", ""))
     run = RunRequest(thread_id, "fif", question, context, request.checkpoint_id, request.subquery)
     start_run(state.logs, state.index.graph, run)
-    return {"thread_id": thread_id, "events": f"/api/threads/{thread_id}/events"}
+    return {"thread_id": thread_id, "events": state.link(f"/api/threads/{thread_id}/events")}
 
 
-def _ensure_log(state: Served, thread_id: str) -> None:
+def _ensure_log(state: ServedIndex, thread_id: str) -> None:
     if not state.logs.has(thread_id) and not rebuild_log(
         state.logs, state.index.graph, state.index_dir, thread_id
     ):
-        raise NotFoundError(f"no run or checkpoints for thread {thread_id!r} in this index")
+        raise NotFoundError(
+            f"no run or checkpoints for thread {thread_id!r} in index {state.name!r}"
+        )
 
 
 def _stream(logs: EventLogs, thread_id: str, after: int) -> EventSourceResponse:

@@ -1,33 +1,40 @@
-"""What a server process holds for its requests: settings, the opened index and the event logs."""
+"""What a server process holds for its requests: settings, the opened indices and event logs.
+
+Each index keeps its own event logs and its own thread store (the SQLite checkpoints beside
+it), so threads are per index; requests pick an index with `?index=NAME` (default: the first).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
 
-from fastapi import Request
+from fastapi import Query, Request
 
 from graph_agent.systems import ask_system
-from serve.errors import ConflictError
+from serve.errors import ConflictError, NotFoundError
 from serve.events import EventLogs
 from serve.schemas import RunSettings
-from serve.settings import ServeSettings
+from serve.settings import INDEX_NAME, ServeSettings
 from serve.thread_list import has_checkpoints
 from state.context import Context
 from tools.corpus_index import CorpusIndex
 
 
 @dataclass
-class Served:
-    """The state the app's lifespan loads once: every request shares the index and models."""
+class ServedIndex:
+    """One opened index: its name, folder, the shared CorpusIndex and its threads' event logs."""
 
-    settings: ServeSettings
+    name: str
+    path: Path
     index: CorpusIndex
     logs: EventLogs = field(default_factory=EventLogs)
 
     @property
     def index_dir(self) -> str:
         """Return the index folder as the library's Context spells it."""
-        return str(self.settings.index_dir)
+        return str(self.path)
 
     def new_thread(self, thread_id: str | None) -> None:
         """Refuse a caller's thread id that already holds a run (a second one would mix in).
@@ -35,12 +42,10 @@ class Served:
         Raises:
             ConflictError: If the thread has checkpoints or is running.
         """
-        if thread_id and (
-            self.logs.running(thread_id) or has_checkpoints(self.settings.index_dir, thread_id)
-        ):
+        if thread_id and (self.logs.running(thread_id) or has_checkpoints(self.path, thread_id)):
             raise ConflictError(
-                f"thread {thread_id!r} already holds a run; replay or fork it "
-                "(/api/threads), or leave thread_id out for a new one"
+                f"thread {thread_id!r} already holds a run in index {self.name!r}; replay or "
+                "fork it (/api/threads), or leave thread_id out for a new one"
             )
 
     def context(self, system: str, run: RunSettings) -> Context:
@@ -54,8 +59,52 @@ class Served:
         }
         return ask_system(system).context_type.from_env(overrides)
 
+    def link(self, url: str) -> str:
+        """Return an API URL of this index (`?index=NAME` appended)."""
+        return f"{url}{'&' if '?' in url else '?'}index={self.name}"
+
+
+@dataclass
+class Served:
+    """The state the app's lifespan loads once: every request shares the indices and models."""
+
+    settings: ServeSettings
+    indices: dict[str, ServedIndex]
+    """By name, in `--index` order; the first is the default."""
+
+    def pick(self, name: str | None) -> ServedIndex:
+        """Return the named index (None: the first).
+
+        Raises:
+            NotFoundError: If no index has that name; the message lists the valid ones.
+        """
+        if name is None:
+            return next(iter(self.indices.values()))
+        if name not in self.indices:
+            raise NotFoundError(
+                f"no index {name!r} on this server; valid: {', '.join(self.indices)} "
+                "(GET /api/indices)"
+            )
+        return self.indices[name]
+
+
+IndexName = Annotated[
+    str | None,
+    Query(
+        alias="index",
+        pattern=INDEX_NAME.pattern,
+        description="Which index (GET /api/indices); default: the first one served.",
+    ),
+]
+
 
 async def served(request: Request) -> Served:
     """Return the app's Served state (a FastAPI dependency; async: no thread hop)."""
     state: Served = request.app.state.served
     return state
+
+
+async def served_index(request: Request, index: IndexName = None) -> ServedIndex:
+    """Return the index a request names with `?index=NAME` (a FastAPI dependency)."""
+    state: Served = request.app.state.served
+    return state.pick(index)

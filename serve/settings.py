@@ -1,14 +1,19 @@
-"""What one server process serves: the index, the eval runs folder and the access token."""
+"""What one server process serves: its indices, the eval runs folder and the access token."""
 
 from __future__ import annotations
 
 import ipaddress
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from tools.errors import ConfigError
 
 LOOPBACK_NAMES = ("localhost",)
+INDEX_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+MAX_INDICES = 4
+"""Indices one server holds: `tools.corpus_index.open_index` keeps four open, and an agent run
+reopens its index through it, so a fifth would be reloaded run after run."""
 
 
 def is_loopback(host: str) -> bool:
@@ -22,10 +27,36 @@ def is_loopback(host: str) -> bool:
 
 
 @dataclass(frozen=True)
-class ServeSettings:
-    """The folders a server reads and the token it demands (None: no token)."""
+class ServedIndexSpec:
+    """One index of the server: the name requests pick it by (`?index=NAME`) and its folder."""
 
-    index_dir: Path
+    name: str
+    path: Path
+
+    @classmethod
+    def parse(cls, option: str | Path) -> ServedIndexSpec:
+        """Read an `--index` value, `DIR` or `NAME=DIR` (default name: the folder's name).
+
+        Raises:
+            ConfigError: If the name has characters other than letters, digits, `_.-`.
+        """
+        text = str(option)
+        name, sep, folder = text.partition("=")
+        if not sep or not INDEX_NAME.match(name):  # a bare folder (which may hold a "=")
+            name, folder = Path(text).resolve().name, text
+        if not INDEX_NAME.match(name):
+            raise ConfigError(
+                f"--index {text}: name the index, NAME=DIR, with letters, digits, `_`, `.` "
+                "or `-` (at most 64)"
+            )
+        return cls(name, Path(folder))
+
+
+@dataclass(frozen=True)
+class ServeSettings:
+    """The indices a server reads (the first is the default), its runs folder and its token."""
+
+    indices: tuple[ServedIndexSpec, ...]
     runs_dir: Path | None = None
     """Folder of `fif eval` output folders to browse (None: the Evals tab is empty)."""
     token: str | None = None
@@ -35,7 +66,8 @@ class ServeSettings:
         """Return the settings with resolved folders, refusing unsafe or missing ones.
 
         Raises:
-            ConfigError: If the host is not loopback and no token is set, or a folder is missing.
+            ConfigError: If the host is not loopback and no token is set, a folder is missing,
+                or two indices share a name.
         """
         if not is_loopback(self.host) and not self.token:
             raise ConfigError(
@@ -44,9 +76,24 @@ class ServeSettings:
             )
         if self.token is not None and len(self.token) < 16:
             raise ConfigError("--token is too short: use at least 16 characters")
-        if not self.index_dir.is_dir():
-            raise ConfigError(f"--index {self.index_dir}: no such folder; run `fif build` first")
         if self.runs_dir is not None and not self.runs_dir.is_dir():
             raise ConfigError(f"--runs {self.runs_dir}: no such folder (a `fif eval --out` folder)")
         runs = self.runs_dir.resolve() if self.runs_dir is not None else None
-        return ServeSettings(self.index_dir.resolve(), runs, self.token, self.host)
+        return ServeSettings(_checked_indices(self.indices), runs, self.token, self.host)
+
+
+def _checked_indices(indices: tuple[ServedIndexSpec, ...]) -> tuple[ServedIndexSpec, ...]:
+    if not indices:
+        raise ConfigError("give at least one --index DIR (a `fif build` folder)")
+    if len(indices) > MAX_INDICES:
+        raise ConfigError(f"{len(indices)} --index options: one server holds at most {MAX_INDICES}")
+    names = [spec.name for spec in indices]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ConfigError(
+            f"two indices are named {', '.join(twice)}; name them apart with --index NAME=DIR"
+        )
+    for spec in indices:
+        if not spec.path.is_dir():
+            raise ConfigError(f"--index {spec.path}: no such folder; run `fif build` first")
+    return tuple(ServedIndexSpec(spec.name, spec.path.resolve()) for spec in indices)

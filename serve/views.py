@@ -1,7 +1,9 @@
 """JSON views of the layered graph for the page: result cards, component pages, why a hit ranked.
 
 Pure functions over a LayeredGraph and plain dicts, so they are tested without a server.
-Page numbers are shown one-based; the graph stores them zero-indexed.
+Page numbers are shown one-based; the graph stores them zero-indexed. A node of a PDF whose
+file the index recorded also carries `pdf_page`, the zero-indexed page that
+`/api/documents/{doc_id}/pages/{pdf_page}.png` renders.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ def card(graph: LayeredGraph, node_id: str) -> dict[str, Any]:
     """Return what a result row shows of a node: type, document, section, pages, snippet."""
     view = graph.node(node_id)
     pages = view.pages
+    served_pdf = "source" in graph.node(view.doc_id).attrs
     return {
         "component_id": node_id,
         "type": view.kind,
@@ -29,6 +32,7 @@ def card(graph: LayeredGraph, node_id: str) -> dict[str, Any]:
         "title": graph.title(view.doc_id),
         "section": list(graph.section(node_id)) if view.layer > 0 else [],
         "pages": [pages[0] + 1, pages[1] + 1] if pages else None,
+        "pdf_page": pages[0] if pages and served_pdf else None,
         "snippet": snippet(graph, node_id, SNIPPET_CHARS),
     }
 

@@ -140,6 +140,18 @@ def mini_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return index_dir
 
 
+@pytest.fixture(scope="session")
+def filing_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Return the index folder of the synthetic filing PDF built once with hash:64 (read only).
+
+    The PDF stays beside it (`<index>/../acme_2023_10k.pdf`), where the index recorded it.
+    """
+    folder = tmp_path_factory.mktemp("filing_index")
+    pdf = write_filing(folder / "acme_2023_10k.pdf")
+    build(pdf, folder / "index", hash_options())
+    return folder / "index"
+
+
 CliOutcome = tuple[object, str, str]
 """What `fif ARGS` did: (exit code, stdout, stderr)."""
 

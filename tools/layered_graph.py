@@ -9,7 +9,8 @@ a PDF section is not a node of its own, its first component stands for it).
 PDF-derived components and subcomponents also carry `pages` ([first, last], zero-indexed)
 and components `section` (titles, outermost first); `NodeView.pages` reads them, None for
 nodes without pages; `LayeredGraph.section` gives a subcomponent its component's section.
-A PDF document node carries `page_count`.
+A PDF document node carries `page_count` and `source`, the absolute path of the PDF it was
+read from (what `fif serve` renders pages of and links to).
 """
 
 from __future__ import annotations
@@ -87,6 +88,8 @@ class LayeredGraph:
         )
         if document.page_count:
             self.g.nodes[document.doc_id]["page_count"] = document.page_count
+            if document.source.lower().endswith(".pdf"):  # bundles name a line, not a file
+                self.g.nodes[document.doc_id]["source"] = str(Path(document.source).resolve())
         for component in document.components:
             self._add_component(component)
 

@@ -1,4 +1,8 @@
-"""Fixtures of the server tests: a writable copy of the mini index, a runs folder, a client."""
+"""Fixtures of the server tests: writable copies of two indices, a runs folder, a client.
+
+The server serves the mini index as `mini` (the default) and the synthetic filing PDF index
+as `filing`.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +15,19 @@ import pytest
 from fastapi.testclient import TestClient
 
 from serve.app import create_app
-from serve.settings import ServeSettings
+from serve.settings import ServedIndexSpec, ServeSettings
 
 
 @pytest.fixture(scope="module")
 def served_index(mini_index: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Return a copy of the mini index that runs may write checkpoints next to."""
     return Path(shutil.copytree(mini_index, tmp_path_factory.mktemp("served") / "index"))
+
+
+@pytest.fixture(scope="module")
+def served_filing(filing_index: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Return a copy of the filing index (its graph still names the PDF where it was built)."""
+    return Path(shutil.copytree(filing_index, tmp_path_factory.mktemp("served") / "filing"))
 
 
 @pytest.fixture(scope="module")
@@ -44,12 +54,15 @@ def runs_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def make_client(served_index: Path, runs_dir: Path) -> Iterator[Callable[..., TestClient]]:
-    """Return `make(token=None, runs=True)`: a started TestClient over the served index."""
+def make_client(
+    served_index: Path, served_filing: Path, runs_dir: Path
+) -> Iterator[Callable[..., TestClient]]:
+    """Return `make(token=None, runs=True)`: a started TestClient over both served indices."""
     clients: list[TestClient] = []
+    indices = (ServedIndexSpec("mini", served_index), ServedIndexSpec("filing", served_filing))
 
     def make(token: str | None = None, runs: bool = True) -> TestClient:
-        settings = ServeSettings(served_index, runs_dir if runs else None, token).checked()
+        settings = ServeSettings(indices, runs_dir if runs else None, token).checked()
         client = TestClient(create_app(settings))
         client.__enter__()
         clients.append(client)

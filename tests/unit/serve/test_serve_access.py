@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from serve.settings import ServeSettings, is_loopback
+from serve.settings import ServedIndexSpec, ServeSettings, is_loopback
 from tools.errors import ConfigError
 
 TOKEN = "a-long-enough-test-token"
@@ -34,19 +34,23 @@ def test_loopback_hosts(host: str, loopback: bool) -> None:
     assert is_loopback(host) is loopback
 
 
+def one(path: Path) -> tuple[ServedIndexSpec, ...]:
+    return (ServedIndexSpec.parse(path),)
+
+
 def test_another_interface_needs_a_token(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="--host 0.0.0.0 serves other machines; set --token"):
-        ServeSettings(tmp_path, host="0.0.0.0").checked()
+        ServeSettings(one(tmp_path), host="0.0.0.0").checked()
     with pytest.raises(ConfigError, match="too short"):
-        ServeSettings(tmp_path, host="0.0.0.0", token="short").checked()
-    assert ServeSettings(tmp_path, host="0.0.0.0", token=TOKEN).checked().token == TOKEN
+        ServeSettings(one(tmp_path), host="0.0.0.0", token="short").checked()
+    assert ServeSettings(one(tmp_path), host="0.0.0.0", token=TOKEN).checked().token == TOKEN
 
 
 def test_missing_folders_are_named(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="--index .*no such folder"):
-        ServeSettings(tmp_path / "nope").checked()
+        ServeSettings(one(tmp_path / "nope")).checked()
     with pytest.raises(ConfigError, match="--runs .*no such folder"):
-        ServeSettings(tmp_path, runs_dir=tmp_path / "nope").checked()
+        ServeSettings(one(tmp_path), runs_dir=tmp_path / "nope").checked()
 
 
 def test_fif_serve_refuses_a_public_bind_without_a_token(
