@@ -1,0 +1,140 @@
+"""PDF pages through the server: cards name their page, pages render as PNG, the file opens.
+
+Only the file the index recorded for a document is served; a vanished file, a page out of
+range and a missing `fif[pdf]` each get a status and a message that says what to do.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from PIL import Image
+
+from serve import pdf_pages
+from serve.settings import ServedIndexSpec, ServeSettings
+from tools.layered_graph import LayeredGraph
+from tools.manifest import GRAPH_FILE
+
+PDF_DOC = "acme_2023_10k"
+FILING = {"index": "filing"}
+
+
+def page_count(index_dir: Path) -> int:
+    return int(LayeredGraph.load(index_dir / GRAPH_FILE).node(PDF_DOC).attrs["page_count"])
+
+
+def test_the_index_records_the_pdf_it_read(filing_index: Path) -> None:
+    attrs = LayeredGraph.load(filing_index / GRAPH_FILE).node(PDF_DOC).attrs
+    assert Path(attrs["source"]) == filing_index.parent / f"{PDF_DOC}.pdf"
+    assert Path(attrs["source"]).is_absolute() and attrs["page_count"] >= 2
+
+
+def test_a_pdf_result_names_its_page_and_an_html_one_does_not(client: TestClient) -> None:
+    found = client.get("/api/search", params={"q": "Note 2 Revenue Recognition", **FILING}).json()
+    for result in found["results"]:
+        assert result["pdf_page"] == result["pages"][0] - 1
+    mini = client.get("/api/search", params={"q": "radium"}).json()["results"]
+    assert all(result["pdf_page"] is None for result in mini)
+
+
+def test_a_page_renders_as_png_and_is_cached(client: TestClient, served_filing: Path) -> None:
+    pdf_pages._rendered.cache_clear()
+    url = f"/api/documents/{PDF_DOC}/pages/1.png"
+    first = client.get(url, params=FILING)
+    assert first.status_code == 200 and first.headers["content-type"] == "image/png"
+    image = Image.open(io.BytesIO(first.content))
+    assert image.format == "PNG" and 800 < image.height < 2400 and image.width < image.height
+    assert client.get(url, params=FILING).content == first.content
+    assert pdf_pages._rendered.cache_info().hits == 1
+
+
+def test_the_original_pdf_opens_inline(client: TestClient, filing_index: Path) -> None:
+    response = client.get(f"/api/documents/{PDF_DOC}/file", params=FILING)
+    assert response.status_code == 200 and response.headers["content-type"] == "application/pdf"
+    assert response.headers["content-disposition"].startswith("inline")
+    assert response.content == (filing_index.parent / f"{PDF_DOC}.pdf").read_bytes()
+
+
+def test_a_page_out_of_range_names_the_valid_range(client: TestClient, served_filing: Path) -> None:
+    pages = page_count(served_filing)
+    response = client.get(f"/api/documents/{PDF_DOC}/pages/{pages}.png", params=FILING)
+    assert response.status_code == 404
+    assert f"0..{pages - 1} ({pages} pages)" in response.json()["detail"]
+    assert client.get(f"/api/documents/{PDF_DOC}/pages/-1.png", params=FILING).status_code == 422
+
+
+@pytest.mark.parametrize(
+    ("doc_id", "message"),
+    [
+        ("marie_curie", "was not built from a PDF"),
+        ("marie_curie::p0", "no document 'marie_curie::p0'"),
+        ("no_such_doc", "no document 'no_such_doc'"),
+        ("etc%2Fpasswd", "Not Found"),  # a slash never reaches the route
+    ],
+)
+def test_only_pdf_documents_of_the_index_are_served(
+    client: TestClient, doc_id: str, message: str
+) -> None:
+    for route in ("pages/0.png", "file"):
+        response = client.get(f"/api/documents/{doc_id}/{route}")
+        assert response.status_code == 404 and message in response.json()["detail"]
+
+
+def test_a_vanished_pdf_is_a_404_naming_the_file(
+    filing_index: Path, tmp_path: Path, client_of: Callable[[Path], TestClient]
+) -> None:
+    folder = Path(shutil.copytree(filing_index.parent, tmp_path / "moved"))
+    graph = LayeredGraph.load(folder / "index" / GRAPH_FILE)
+    gone = tmp_path / "gone.pdf"
+    graph.g.nodes[PDF_DOC]["source"] = str(gone)
+    graph.save(folder / "index" / GRAPH_FILE)
+    client = client_of(folder / "index")
+    for route in ("pages/0.png", "file"):
+        response = client.get(f"/api/documents/{PDF_DOC}/{route}")
+        assert response.status_code == 404
+        assert f"the PDF of {PDF_DOC!r} is gone: {gone} no longer exists" in response.text
+
+
+def test_without_pypdfium2_a_page_is_a_501_naming_the_extra(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_import = builtins.__import__
+
+    def no_pdfium(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("pypdfium2"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    pdf_pages._rendered.cache_clear()
+    monkeypatch.setattr(builtins, "__import__", no_pdfium)
+    response = client.get(f"/api/documents/{PDF_DOC}/pages/0.png", params=FILING)
+    assert response.status_code == 501
+    assert response.json()["detail"] == (
+        "rendering PDF pages needs pypdfium2: pip install 'fif[pdf]'"
+    )
+
+
+@pytest.fixture
+def client_of() -> Any:
+    """Return `client_of(index_dir)`: a started TestClient serving that one index."""
+    clients: list[TestClient] = []
+
+    def make(index_dir: Path) -> TestClient:
+        settings = ServeSettings((ServedIndexSpec("only", index_dir),)).checked()
+        from serve.app import create_app
+
+        client = TestClient(create_app(settings))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield make
+    for client in clients:
+        client.__exit__(None, None, None)
