@@ -2,6 +2,7 @@
 "use strict";
 
 const TOKEN = new URLSearchParams(location.search).get("token");
+let INDEX = null;  // the picked index; every API call names it (?index=), null: the server's default
 
 // -- helpers ------------------------------------------------------------------------------
 function el(tag, attrs = {}, ...children) {
@@ -28,7 +29,14 @@ function withToken(url) {
   return url + (url.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(TOKEN);
 }
 
+// An API URL of an index (default: the picked one), unless it already names one.
+function withIndex(url, index = INDEX) {
+  if (!index || /[?&]index=/.test(url)) return url;
+  return url + (url.includes("?") ? "&" : "?") + "index=" + encodeURIComponent(index);
+}
+
 async function api(path, body) {
+  path = withIndex(path);
   const options = { headers: {} };
   if (TOKEN) options.headers.Authorization = "Bearer " + TOKEN;
   if (body !== undefined) {
@@ -79,13 +87,25 @@ function showTab(name) {
 document.querySelectorAll("#tabs button").forEach((b) => b.addEventListener("click", () => showTab(b.dataset.tab)));
 
 // -- results and the component panel ------------------------------------------------------------
+// Links to a PDF page (zero-indexed `page`): its rendered PNG, and the file opened at it.
+function pageLinks(docId, page, index) {
+  if (page === null || page === undefined) return null;
+  const doc = "/api/documents/" + encodeURIComponent(docId);
+  const stop = (event) => event.stopPropagation();  // a link inside a result does not open it
+  return el("span", { class: "page-links" },
+    el("a", { class: "page-link", target: "_blank", onclick: stop, href: withToken(withIndex(`${doc}/pages/${page}.png`, index)) }, `page ${page + 1}`),
+    " ", el("a", { class: "pdf-link", target: "_blank", onclick: stop, href: withToken(withIndex(`${doc}/file`, index)) + `#page=${page + 1}` }, "PDF"));
+}
+
 function resultItem(result) {
-  const where = [result.title, result.section && result.section.join(" › "), result.pages && `p. ${result.pages[0]}${result.pages[1] !== result.pages[0] ? "–" + result.pages[1] : ""}`];
+  const index = INDEX;  // the index the result came from, whatever is picked later
+  const where = [result.title, result.section && result.section.join(" › "), result.pdf_page == null && result.pages && `p. ${result.pages[0]}${result.pages[1] !== result.pages[0] ? "–" + result.pages[1] : ""}`];
   const opens = result.evidence || result.component_id;  // a sentence or row opens marked in its page
-  return el("li", { class: "result", "data-id": result.component_id, "data-open": opens, onclick: () => openComponent(opens) },
+  return el("li", { class: "result", "data-id": result.component_id, "data-open": opens, onclick: () => openComponent(opens, index) },
     el("div", { class: "meta" },
       el("span", {}, "#" + result.rank), el("span", { class: "badge" }, result.type),
       el("span", { class: "cid" }, result.component_id), el("span", {}, where.filter(Boolean).join(" · ")),
+      pageLinks(result.doc_id, result.pdf_page, index),
       el("span", {}, "score " + Number(result.score).toFixed(3))),
     el("div", { class: "snippet" }, result.snippet),
     result.why ? el("div", { class: "why" }, "why: " + result.why) : null);
@@ -103,28 +123,33 @@ function marked(text, passage) {
   return [text.slice(0, at), el("mark", {}, passage), text.slice(at + passage.length)];
 }
 
-async function openComponent(id) {
+// The URL keeps the index and the component (#index=NAME&component=ID): a reload reopens it.
+async function openComponent(id, index = INDEX) {
   const panel = document.getElementById("component");
   const body = document.getElementById("component-body");
   panel.hidden = false;
   body.replaceChildren(el("p", { class: "status" }, "loading " + id + "…"));
-  history.replaceState(null, "", "#component=" + encodeURIComponent(id));
+  const place = new URLSearchParams(index ? { index, component: id } : { component: id });
+  history.replaceState(null, "", "#" + place);
   try {
-    const c = await api("/api/components/" + encodeURIComponent(id));
+    const c = await api(withIndex("/api/components/" + encodeURIComponent(id), index));
     const highlight = c.highlight || {};
     fill(body,
       el("h2", {}, c.title), el("p", { class: "meta" }, el("span", { class: "badge" }, c.type), " ",
-        el("span", { class: "cid", id: "component-id" }, c.component_id),
-        c.section.length ? " · " + c.section.join(" › ") : "", c.pages ? ` · pages ${c.pages[0]}–${c.pages[1]}` : ""),
-      c.links_to.length ? el("p", {}, "links to: ", c.links_to.map((d) => el("span", { class: "link", onclick: () => openComponent(d.doc_id) }, d.title + " "))) : null,
+        el("span", { class: "cid", id: "component-id" }, c.component_id), " ", el("span", { class: "badge" }, c.index),
+        c.section.length ? " · " + c.section.join(" › ") : "", c.pages ? ` · pages ${c.pages[0]}–${c.pages[1]} ` : "",
+        pageLinks(c.doc_id, c.pdf_page, c.index)),
+      c.pdf_page != null ? el("details", { class: "page-image" }, el("summary", {}, `page ${c.pdf_page + 1} as printed`),
+        el("img", { alt: `page ${c.pdf_page + 1} of ${c.doc_id}`, loading: "lazy", src: withToken(withIndex(`/api/documents/${encodeURIComponent(c.doc_id)}/pages/${c.pdf_page}.png`, c.index)) })) : null,
+      c.links_to.length ? el("p", {}, "links to: ", c.links_to.map((d) => el("span", { class: "link", onclick: () => openComponent(d.doc_id, c.index) }, d.title + " "))) : null,
       el("h3", {}, "On its page"),
       el("div", { id: "page" }, c.page.map((part) => el("div", {
         class: "page-part" + (part.component_id === highlight.component_id ? " highlight" : ""), "data-id": part.component_id,
       }, part.table ? [part.text, tableView(part.table)] : marked(part.text, part.component_id === highlight.component_id ? highlight.text : "")))),
       c.children.length ? el("details", {}, el("summary", {}, `${c.children.length} parts`), c.children.map((k) =>
-        el("div", { class: "link", onclick: () => openComponent(k.component_id) }, k.component_id + ": " + k.text))) : null,
+        el("div", { class: "link", onclick: () => openComponent(k.component_id, c.index) }, k.component_id + ": " + k.text))) : null,
       c.linked_from.length ? el("details", {}, el("summary", {}, `linked from ${c.linked_from.length}`), c.linked_from.map((k) =>
-        el("div", { class: "link", onclick: () => openComponent(k.component_id) }, k.component_id + ": " + k.text))) : null);
+        el("div", { class: "link", onclick: () => openComponent(k.component_id, c.index) }, k.component_id + ": " + k.text))) : null);
     const mark = body.querySelector(".page-part.highlight");
     if (mark) mark.scrollIntoView({ block: "center" });
   } catch (error) {
@@ -246,7 +271,7 @@ function showEvent(view, kind, data, onFork) {
 }
 
 function follow(url, view, onFork) {
-  const source = new EventSource(withToken(url));
+  const source = new EventSource(withToken(withIndex(url)));
   for (const kind of ["thread", "step", "result", "error"]) {
     source.addEventListener(kind, (event) => showEvent(view, kind, JSON.parse(event.data), onFork));
   }
@@ -371,8 +396,30 @@ async function openEval(name) {
         el("td", {}, r.latency_ms ?? ""), el("td", { class: r.error ? "error" : "" }, r.error || r.answer || "")))));
 }
 
+// -- indices: the picker; threads and results belong to the picked index ------------------------
+async function loadIndices() {
+  const data = await api("/api/indices");
+  const picker = document.getElementById("index-picker");
+  picker.replaceChildren(...data.indices.map((i) => el("option", { value: i.name }, `${i.name} (${i.documents} docs)`)));
+  picker.hidden = data.indices.length < 2;
+  INDEX = data.default;
+  picker.addEventListener("change", () => pickIndex(picker.value));
+  return data.indices.map((i) => i.name);
+}
+
+function pickIndex(name) {
+  INDEX = name;
+  document.getElementById("index-picker").value = name;
+  for (const id of ["search-results", "live", "replay", "compare-columns"]) document.getElementById(id).replaceChildren();
+  document.getElementById("search-status").textContent = "";
+  document.getElementById("component").hidden = true;
+  history.replaceState(null, "", location.pathname + location.search);
+  if (document.getElementById("tab-threads").classList.contains("active")) loadThreads();
+}
+
 // -- start ---------------------------------------------------------------------------------------
 async function start() {
+  const names = await loadIndices();
   const info = await api("/api/systems");
   const options = (names, select) => document.getElementById(select).replaceChildren(...names.map((n) => el("option", { value: n }, n)));
   options(info.search_modes, "search-mode");
@@ -381,7 +428,9 @@ async function start() {
   options(info.backends, "compare-backend");
   document.getElementById("compare-systems").replaceChildren(...info.systems.map((s) =>
     el("label", {}, el("input", { type: "checkbox", value: s.name, checked: ["fif", "dense"].includes(s.name) }), s.name, " ")));
-  const linked = location.hash.match(/^#component=(.+)$/);
-  if (linked) openComponent(decodeURIComponent(linked[1]));
+  const linked = new URLSearchParams(location.hash.slice(1));
+  const index = linked.get("index");
+  if (index && names.includes(index)) pickIndex(index);
+  if (linked.get("component")) openComponent(linked.get("component"), index || INDEX);
 }
 start().catch((error) => document.getElementById("search-status").replaceChildren(el("span", { class: "error" }, error.message)));

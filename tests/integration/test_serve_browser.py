@@ -1,9 +1,10 @@
-"""`fif serve` in a real headless browser: search, open a component, trace, replay, fork, evals.
+"""`fif serve` in a real headless browser: search, open a component, trace, replay, fork, evals,
+then pick a second index (a synthetic PDF) and open a component's printed page.
 
 The server runs as `python -m fif serve` on a free loopback port over a copy of the sample
-index (it writes checkpoints next to it); Chromium is Debian's, driven by Playwright for
-Python. Screenshots go to `runs/test-artifacts/serve/` (gitignored), and the first paint of
-the page is measured and printed (target: under one second).
+index (it writes checkpoints next to it) and the filing index; Chromium is Debian's, driven
+by Playwright for Python. Screenshots go to `runs/test-artifacts/serve/` (gitignored), and
+the first paint of the page is measured and printed (target: under one second).
 """
 
 from __future__ import annotations
@@ -95,13 +96,18 @@ def eval_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def server(
-    sample_index: Path, eval_runs: Path, tmp_path_factory: pytest.TempPathFactory
+    sample_index: Path,
+    filing_index: Path,
+    eval_runs: Path,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[str]:
-    """Run `fif serve` on a copy of the sample index; yield its URL."""
+    """Run `fif serve` on a copy of the sample index and the filing index; yield its URL."""
     index = Path(shutil.copytree(sample_index, tmp_path_factory.mktemp("serve") / "index"))
+    filing = Path(shutil.copytree(filing_index, index.parent / "filing"))
     port = free_port()
     log = index.parent / "serve.log"
-    command = [sys.executable, "-m", "fif", "serve", "--index", str(index), "--port", str(port)]
+    indices = ["--index", f"sample={index}", "--index", f"filing={filing}"]
+    command = [sys.executable, "-m", "fif", "serve", *indices, "--port", str(port)]
     with log.open("wb") as sink:
         process = subprocess.Popen(
             [*command, "--runs", str(eval_runs)],
@@ -146,6 +152,7 @@ def drive_page(page: Page, url: str) -> float:
     watch_a_trace(page)
     replay_and_fork(page)
     open_an_eval_report(page)
+    open_a_pdf_page_of_another_index(page)
     return paint
 
 
@@ -206,6 +213,25 @@ def open_an_eval_report(page: Page) -> None:
     expect(plot).to_be_visible()
     assert plot.evaluate("img => img.naturalWidth") > 0, "the plot did not load"
     shot(page, "6-evals")
+
+
+def open_a_pdf_page_of_another_index(page: Page) -> None:
+    page.click("nav button[data-tab=search]")
+    page.select_option("#index-picker", "filing")
+    page.fill("#search-q", "revenue recognition")
+    page.click("#search-form button[type=submit]")
+    first = page.locator("#search-results li.result").first
+    expect(first.locator("a.page-link")).to_have_text(re.compile(r"page \d+"), timeout=30_000)
+    first.click()
+    expect(page.locator("#component-body .badge").nth(1)).to_have_text("filing")
+    page.reload()  # the URL names the index too: the same passage of the same index reopens
+    expect(page.locator("#component-body .badge").nth(1)).to_have_text("filing")
+    page.locator("#component-body details.page-image summary").click()
+    printed = page.locator("#component-body details.page-image img")
+    expect(printed).to_be_visible()
+    printed.evaluate("img => img.decode()")
+    assert printed.evaluate("img => img.naturalWidth") > 500, "the page image did not load"
+    shot(page, "7-pdf-page")
 
 
 def shot(page: Page, name: str) -> None:
