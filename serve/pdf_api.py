@@ -30,7 +30,7 @@ def page_image(
     state: State, doc_id: DocId, page: Annotated[int, Path(ge=0, description="Zero-indexed.")]
 ) -> Response:
     """Render one page of a PDF document (zero-indexed) as PNG; 501 without `fif[pdf]`."""
-    path, page_count = document_pdf(state.index.graph, doc_id)
+    path, page_count = document_pdf(state.index.graph, doc_id, state.name)
     check_page(doc_id, page, page_count)
     png = page_png(path, page)
     return Response(png, media_type="image/png", headers={"Cache-Control": PAGE_CACHE})
@@ -43,7 +43,7 @@ def page_image(
 )
 def document_file(state: State, doc_id: DocId) -> FileResponse:
     """Return the PDF a document was built from; add `#page=N` to open it at page N (one-based)."""
-    path, _ = document_pdf(state.index.graph, doc_id)
+    path, _ = document_pdf(state.index.graph, doc_id, state.name)
     return FileResponse(
         path, media_type="application/pdf", filename=path.name, content_disposition_type="inline"
     )

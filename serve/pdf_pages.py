@@ -24,15 +24,15 @@ CACHED_PAGES = 32
 _PDFIUM = threading.Lock()  # pdfium is not thread-safe: one render at a time per process
 
 
-def document_pdf(graph: LayeredGraph, doc_id: str) -> tuple[Path, int]:
-    """Return the PDF a document was built from and its page count.
+def document_pdf(graph: LayeredGraph, doc_id: str, index_name: str) -> tuple[Path, int]:
+    """Return the PDF a document of the named index was built from and its page count.
 
     Raises:
         NotFoundError: If the document is unknown, not from a PDF, has no recorded source,
             or its file is gone.
     """
     if doc_id not in graph or graph.node(doc_id).layer != 0:
-        raise NotFoundError(f"no document {doc_id!r} in this index")
+        raise NotFoundError(f"no document {doc_id!r} in index {index_name!r}")
     attrs = graph.node(doc_id).attrs
     page_count = int(attrs.get("page_count") or 0)
     if not page_count:
@@ -83,15 +83,15 @@ def _rendered(path: str, mtime_ns: int, page: int) -> bytes:
         raise MissingDependencyError(
             "rendering PDF pages needs pypdfium2: pip install 'fif[pdf]'"
         ) from err
+    out = io.BytesIO()
     with _PDFIUM:
         pdf = pdfium.PdfDocument(path)
         try:
             sheet = pdf[page]
             width, height = sheet.get_size()
             scale = min(RENDER_SCALE, MAX_SIDE_PX / max(width, height, 1.0))
-            image = sheet.render(scale=scale).to_pil()
+            # encoded before the file closes: the image shares pdfium's bitmap buffer
+            sheet.render(scale=scale).to_pil().save(out, format="PNG")
         finally:
             pdf.close()
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=False)
     return out.getvalue()

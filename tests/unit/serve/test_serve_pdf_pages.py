@@ -74,7 +74,7 @@ def test_a_page_out_of_range_names_the_valid_range(client: TestClient, served_fi
     ("doc_id", "message"),
     [
         ("marie_curie", "was not built from a PDF"),
-        ("marie_curie::p0", "no document 'marie_curie::p0'"),
+        ("marie_curie::p0", "no document 'marie_curie::p0' in index 'mini'"),
         ("no_such_doc", "no document 'no_such_doc'"),
         ("etc%2Fpasswd", "Not Found"),  # a slash never reaches the route
     ],
