@@ -4,7 +4,7 @@ Usage: python benchmarks/serve_load.py INDEX [--questions Q.jsonl] [--levels 1,4
        [--searches 96] [--asks 16] [--out runs/serve_load]
 
 INDEX is written to (the asks' checkpoints go next to it): give a copy, e.g.
-`cp -r .fif/sample-index /tmp/load-index`. The script starts one server on a free loopback
+`cp -r .fif/index /tmp/load-index`. The script starts one server on a free loopback
 port, then for each N runs the same queries through it (N client threads) and through
 the library in this process (N threads over `tools.search.dense_search` and the registry's
 `fif` ask), alternating the two paths batch by batch, after one warm-up pass of every
