@@ -29,8 +29,6 @@ from tools.search import best_per_parent
 
 ANSWER_COMPONENTS = 10
 OFFLINE_ANSWER_CHARS = 200
-READ_COMPONENTS = 5
-"""Top components the offline reader takes spans from (deeper ones add more noise than answers)."""
 
 
 class AnswererUpdate(TypedDict, total=False):
@@ -85,6 +83,7 @@ def decide_answer(
     if not component_ids:
         return Decided(None, "offline", "no components")
     ids = list(component_ids)
+    reader = context.tuning.reader
     user = ANSWERER_USER.format(question=question, candidates=numbered(index.graph, ids))
 
     def with_llm(caller: StructuredCaller) -> str:
@@ -103,7 +102,7 @@ def decide_answer(
         meter,
         with_llm,
         lambda: (
-            read_answer(question, evidence_for(index.graph, ids[:READ_COMPONENTS]))
+            read_answer(question, evidence_for(index.graph, ids[: reader.read_components]), reader)
             or best_evidence(index, question, ids, meter)
         ),
     )

@@ -4,7 +4,8 @@ A cell scores by its kind's fit to the answer type, the share of the question it
 matches, whether the question names its column's header, and how much of it the question
 does not say already. A running-number column ("No", "Rank": 1, 2, 3, ...) never answers.
 A cell naming another top page is not discounted as a sentence's name is: on the OTT-QA
-tuning half that cost answers whose cell links to its own page.
+tuning half that cost answers whose cell links to its own page. How many rows are read and
+what a named column adds are `seen.tuning` values (state/reader_tuning.py).
 """
 
 from __future__ import annotations
@@ -19,11 +20,6 @@ from nodes.span_shapes import Seen
 if TYPE_CHECKING:
     from nodes.span_reader import Evidence
 
-TABLE_ROWS = 3
-"""Best-matching rows of each table whose cells are candidates."""
-NAMED_COLUMN_BONUS = 1.0
-"""Added to a base of 0.5 when the question shares a word with the column's header."""
-
 Share = Callable[[str, set[str]], float]
 
 
@@ -37,9 +33,11 @@ def cell_candidates(
     novelty: Share,
 ) -> list[tuple[str, float]]:
     """Return (cell text, score) for the cells of a table's best-matching rows."""
-    named = [NAMED_COLUMN_BONUS if share(header, seen.asked) else 0.0 for header in item.header]
+    column_bonus = seen.tuning.named_column_bonus
+    named = [column_bonus if share(header, seen.asked) else 0.0 for header in item.header]
     skip = running_number_columns(item.rows)
-    rows = sorted(item.rows, key=lambda row: -share(" ".join(row), seen.asked))[:TABLE_ROWS]
+    by_match = sorted(item.rows, key=lambda row: -share(" ".join(row), seen.asked))
+    rows = by_match[: seen.tuning.table_rows]
     scored = []
     for row in rows:
         overlap = share(" ".join(row), seen.asked)

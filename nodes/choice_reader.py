@@ -18,8 +18,6 @@ from tools.sparse_index import QUERY_STOPWORDS, stem_words
 if TYPE_CHECKING:
     from nodes.span_reader import Evidence
 
-OPTION_SHARE = 0.5
-"""Share of an option's words a component (title and text) must contain to be its evidence."""
 _STOP = frozenset(QUERY_STOPWORDS)
 
 
@@ -28,21 +26,24 @@ def _stems(text: str) -> set[str]:
     return set(stem_words(words))
 
 
-def evidence_of(name: str, evidence: Sequence[Evidence]) -> Evidence | None:
-    """Return the best-ranked component that mentions a name (in its title or text)."""
+def evidence_of(name: str, evidence: Sequence[Evidence], share: float) -> Evidence | None:
+    """Return the best-ranked component that mentions a name (in its title or text).
+
+    `share` (ReaderTuning.option_share) is the part of the name's words it must contain.
+    """
     wanted = _stems(name)
     if not wanted:
         return None
     for item in sorted(evidence, key=lambda e: e.rank):
         said = _stems(" ".join((item.title, *item.sentences, *item.header)))
-        if len(wanted & said) / len(wanted) >= OPTION_SHARE:
+        if len(wanted & said) / len(wanted) >= share:
             return item
     return None
 
 
-def choose_option(shape: QuestionShape, evidence: Sequence[Evidence]) -> str:
+def choose_option(shape: QuestionShape, evidence: Sequence[Evidence], share: float) -> str:
     """Return the option the evidence favours (by the compared value, else by rank)."""
-    support = [evidence_of(option, evidence) for option in shape.options]
+    support = [evidence_of(option, evidence, share) for option in shape.options]
     if shape.order is not None:
         kind: SpanKind = "year" if shape.order in ("min_year", "max_year") else "number"
         values = [first_value(" ".join(item.sentences), kind) if item else None for item in support]
@@ -54,7 +55,7 @@ def choose_option(shape: QuestionShape, evidence: Sequence[Evidence]) -> str:
     return shape.options[ranks.index(min(ranks))]
 
 
-def yes_or_no(question: str, evidence: Sequence[Evidence]) -> str:
+def yes_or_no(question: str, evidence: Sequence[Evidence], share: float) -> str:
     """Return "no" when an entity the question names has evidence lacking its predicate."""
     words = tokens(question)
     entities = [span.text for span in name_spans(words) if span.start > 0]
@@ -63,7 +64,7 @@ def yes_or_no(question: str, evidence: Sequence[Evidence]) -> str:
     if not entities or not predicate:
         return "yes"
     for entity in entities:
-        item = evidence_of(entity, evidence)
+        item = evidence_of(entity, evidence, share)
         if item is not None and not predicate & _stems(" ".join(item.sentences)):
             return "no"
     return "yes"

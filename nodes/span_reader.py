@@ -6,6 +6,7 @@ kind fits the question's answer type, how close it sits to the question's words,
 its sentence or row (and its component's rank) matches the question, and how much of it
 the question does not already say. "A or B?" questions pick an option by the years or
 numbers found next to each; yes/no questions answer yes unless the evidence disagrees.
+The weights are a `ReaderTuning` (state/reader_tuning.py), `Context.tuning.reader` in a run.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from nodes.span_shapes import (
     plain,
     token_marks,
 )
+from state.reader_tuning import ReaderTuning
 from tools.sparse_index import QUERY_STOPWORDS, stem_words
 
 KIND_FIT: dict[AnswerKind, dict[SpanKind, float]] = {
@@ -37,16 +39,6 @@ KIND_FIT: dict[AnswerKind, dict[SpanKind, float]] = {
     "entity": {"name": 1.0, "phrase": 0.6, "date": 0.3, "year": 0.3, "number": 0.3},
 }
 """How well a span kind answers each answer type (rows: the question's, columns: the span's)."""
-RANK_DECAY = 0.3
-"""A component's weight is 1 / (1 + RANK_DECAY * rank): the ranking's order still counts."""
-PROXIMITY_SCALE = 4.0
-"""Tokens at which a span's nearness to a question word has halved its score."""
-NO_MATCH_PROXIMITY = 0.2
-"""The nearness of a span in a sentence that has none of the question's words."""
-PIVOT_BONUS = 4.0
-"""Weight of a span that starts right after the question's pivot words ("founded by")."""
-PIVOT_REACH = 3
-"""Tokens after the pivot within which a span still counts as following it."""
 _STOP = frozenset(QUERY_STOPWORDS)
 
 
@@ -69,20 +61,25 @@ class Scored:
     score: float
 
 
-def read_answer(question: str, evidence: Sequence[Evidence]) -> str | None:
+def read_answer(
+    question: str, evidence: Sequence[Evidence], tuning: ReaderTuning = ReaderTuning()
+) -> str | None:
     """Return the best answer span for a question from ranked evidence, or None."""
     if not evidence:
         return None
     shape = question_shape(question)
     if shape.kind == "choice":
-        return choose_option(shape, evidence)
+        return choose_option(shape, evidence, tuning.option_share)
     if shape.kind == "yesno":
-        return yes_or_no(question, evidence)
-    best = max(candidates(question, shape, evidence), key=lambda c: c.score, default=None)
+        return yes_or_no(question, evidence, tuning.option_share)
+    found = candidates(question, shape, evidence, tuning)
+    best = max(found, key=lambda c: c.score, default=None)
     return best.text if best and best.score > 0 else None
 
 
-def candidates(question: str, shape: QuestionShape, evidence: Sequence[Evidence]) -> list[Scored]:
+def candidates(
+    question: str, shape: QuestionShape, evidence: Sequence[Evidence], tuning: ReaderTuning
+) -> list[Scored]:
     """Score every span of the evidence's sentences and every cell of its best rows."""
     if shape.kind not in KIND_FIT:  # a closed question's spans: score them as entities
         shape = QuestionShape("entity", pivot=shape.pivot)
@@ -92,8 +89,8 @@ def candidates(question: str, shape: QuestionShape, evidence: Sequence[Evidence]
     titles = {plain(item.title) for item in evidence}
     found: list[Scored] = []
     for item in evidence:
-        weight = 1.0 / (1.0 + RANK_DECAY * item.rank)
-        seen = Seen(asked, relation, plain(item.title), titles - {plain(item.title)})
+        weight = 1.0 / (1.0 + tuning.rank_decay * item.rank)
+        seen = Seen(asked, relation, plain(item.title), titles - {plain(item.title)}, tuning)
         for sentence in item.sentences:
             found += _sentence_candidates(sentence, shape, seen, weight)
         if item.rows:
@@ -125,11 +122,11 @@ def _sentence_candidates(
     for span in spans:
         fit = KIND_FIT[shape.kind][span.kind] * _novelty(span.text, seen.asked)
         if span.kind == "name":
-            fit *= name_factor(span, words, shape.kind) * seen.title_factor(span.text)
+            fit *= name_factor(span, words, shape.kind, seen.tuning) * seen.title_factor(span.text)
             if shape.kind == "place":
-                fit *= place_factor(span, words, shape.region)
+                fit *= place_factor(span, words, shape.region, seen.tuning)
         if fit > 0:
-            near = _proximity(span, near_to) * _pivot_bonus(span, pivots)
+            near = _proximity(span, near_to, seen.tuning) * _pivot_bonus(span, pivots, seen.tuning)
             text = answer_text(span, shape.kind)
             scored.append(Scored(text, weight * (0.5 + overlap) * fit * near))
     return scored
@@ -145,8 +142,9 @@ def pivot_ends(words: Sequence[str], pivot: Sequence[str]) -> list[int]:
     return [i + size for i in range(len(have) - size + 1) if have[i : i + size] == want]
 
 
-def _pivot_bonus(span: Span, pivots: Sequence[int]) -> float:
-    return PIVOT_BONUS if any(0 <= span.start - end < PIVOT_REACH for end in pivots) else 1.0
+def _pivot_bonus(span: Span, pivots: Sequence[int], tuning: ReaderTuning) -> float:
+    follows = any(0 <= span.start - end < tuning.pivot_reach for end in pivots)
+    return tuning.pivot_bonus if follows else 1.0
 
 
 def _novelty(text: str, asked: set[str]) -> float:
@@ -157,13 +155,13 @@ def _novelty(text: str, asked: set[str]) -> float:
     return sum(stem not in asked for stem in stem_words(words)) / len(words)
 
 
-def _proximity(span: Span, hits: Sequence[int]) -> float:
+def _proximity(span: Span, hits: Sequence[int], tuning: ReaderTuning) -> float:
     """Return 1 / (1 + distance / scale) from the span to the nearest question word outside it."""
     outside = [i for i in hits if not span.start <= i < span.end]
     if not outside:
-        return NO_MATCH_PROXIMITY
+        return tuning.no_match_proximity
     distance = min(span.start - i if i < span.start else i - span.end + 1 for i in outside)
-    return 1.0 / (1.0 + distance / PROXIMITY_SCALE)
+    return 1.0 / (1.0 + distance / tuning.proximity_scale)
 
 
 def _share(text: str, asked: set[str]) -> float:

@@ -3,6 +3,7 @@
 A name used as a modifier ("American basic cable"), a possessive ("Aristotle's"), an
 acronym or the subject of its own page is rarely the answer; a place may be "City, State";
 a lifespan "(15 June 1924 – 24 April 2005)" says born and died without those words.
+How much each counts is a `ReaderTuning` value (state/reader_tuning.py).
 """
 
 from __future__ import annotations
@@ -13,22 +14,9 @@ from dataclasses import dataclass
 from nodes.answer_types import AnswerKind
 from nodes.lexical import STOPWORDS
 from nodes.span_candidates import YEAR_IN, Span
+from state.reader_tuning import ReaderTuning
 from tools.sparse_index import stem_words
 
-MODIFIER_FACTOR = 0.4
-"""A name followed by a lowercase content word modifies it ("South Korean singer")."""
-POSSESSIVE_FACTOR = 0.3
-ACRONYM_FACTOR = 0.5
-SINGLE_WORD_PERSON_FACTOR = 0.6
-"""A person is usually named with a first and last name."""
-OWN_TITLE_FACTOR = 0.3
-"""A page's own subject is what the question asks about, rarely what it asks for."""
-OTHER_TITLE_FACTOR = 0.6
-"""Another top page's subject is often the bridge entity of a multi-hop question."""
-JOINED_PLACE_BONUS = 1.2
-"""A "City, State" pair over its city alone, for a city question."""
-CITY_FACTOR = 0.5
-"""The city of a "City, State" pair, for a state or country question."""
 _DASHES = frozenset("-–—")
 _BORN, _DIED = stem_words(["born", "died"])
 
@@ -40,35 +28,36 @@ def plain(title: str) -> str:
 
 @dataclass(frozen=True)
 class Seen:
-    """What the reader knows around a sentence: the question's stems and the page titles."""
+    """What the reader knows around a sentence: question stems, page titles and its tuning."""
 
     asked: set[str]
     relation: set[str]
     """Stems of the question's lowercase content words: the relation it asks about."""
     own_title: str
     other_titles: set[str]
+    tuning: ReaderTuning
 
     def title_factor(self, text: str) -> float:
         """Return how much a name is discounted for being a top page's subject."""
         name = plain(text)
         if name == self.own_title:
-            return OWN_TITLE_FACTOR
-        return OTHER_TITLE_FACTOR if name in self.other_titles else 1.0
+            return self.tuning.own_title_factor
+        return self.tuning.other_title_factor if name in self.other_titles else 1.0
 
 
-def name_factor(span: Span, words: Sequence[str], kind: AnswerKind) -> float:
+def name_factor(span: Span, words: Sequence[str], kind: AnswerKind, tuning: ReaderTuning) -> float:
     """Return how much a name span looks like a standalone answer (1.0 when it does)."""
     factor = 1.0
     after = words[span.end] if span.end < len(words) else ""
     if after[:1].isalpha() and after.islower() and after not in STOPWORDS:
-        factor *= MODIFIER_FACTOR
+        factor *= tuning.modifier_factor
     if after in ("'s", "’s") or span.text.endswith(("'s", "’s")) or after in ("'", "’"):
-        factor *= POSSESSIVE_FACTOR
+        factor *= tuning.possessive_factor
     letters = [c for c in span.text if c.isalpha()]
     if len(letters) > 1 and all(c.isupper() for c in letters):
-        factor *= ACRONYM_FACTOR
+        factor *= tuning.acronym_factor
     if kind == "person" and span.end - span.start == 1:
-        factor *= SINGLE_WORD_PERSON_FACTOR
+        factor *= tuning.single_word_person_factor
     return factor
 
 
@@ -96,16 +85,17 @@ def joined_places(spans: Sequence[Span], words: Sequence[str]) -> list[Span]:
     return joined
 
 
-def place_factor(span: Span, words: Sequence[str], region: bool) -> float:
+def place_factor(span: Span, words: Sequence[str], region: bool, tuning: ReaderTuning) -> float:
     """Return how well a name fits a place question, read from "City, Region" pairs.
 
     The joined pair is the fullest answer to a city question; for a state or country
     question the part before the comma (and so the pair) is the city, so it counts less.
     """
     if ", " in span.text:
-        return CITY_FACTOR if region else JOINED_PLACE_BONUS
+        return tuning.city_factor if region else tuning.joined_place_bonus
     before_comma = span.end < len(words) - 1 and words[span.end] == ","
-    return CITY_FACTOR if region and before_comma and words[span.end + 1][:1].isupper() else 1.0
+    in_pair = region and before_comma and words[span.end + 1][:1].isupper()
+    return tuning.city_factor if in_pair else 1.0
 
 
 def answer_text(span: Span, kind: AnswerKind) -> str:

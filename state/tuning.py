@@ -5,6 +5,10 @@
 halves of both dev bundles (evals/halves.py), keep it only if it holds on both, and quote
 the reporting halves (benchmarks/halves_report.py). Values marked "inherited" predate that
 protocol; they were chosen on whole dev bundles and are the next to re-check.
+
+`FiFTuning.reader` (a `ReaderTuning`, state/reader_tuning.py) holds the offline answer
+reader's constants; every system that answers through it (FiF, dense, IRCoT, ReAgent) reads
+them from its run's Context.
 """
 
 from __future__ import annotations
@@ -12,6 +16,8 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from state.reader_tuning import ReaderTuning
 
 SearchMode = Literal["dense", "sparse", "hybrid"]
 """How a global search ranks: dense vectors, BM25, or both fused by reciprocal rank."""
@@ -137,4 +143,10 @@ class FiFTuning(BaseModel):
         ge=0.0,
         description="Reranker: weight of how well a chain's target fits what its source "
         "leaves of the question. Inherited.",
+    )
+    reader: ReaderTuning = Field(
+        default_factory=ReaderTuning,
+        description="The offline answer reader's constants (ReaderTuning), used by every "
+        "system that answers through nodes/span_reader.py; set as "
+        '`FIF_TUNING=\'{"reader": {"pivot_bonus": 2.0}}\'`.',
     )

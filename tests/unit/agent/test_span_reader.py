@@ -7,6 +7,7 @@ import pytest
 from nodes.answer_types import choice_options, question_shape
 from nodes.span_candidates import cell_kind, sentence_spans
 from nodes.span_reader import Evidence, read_answer
+from state.reader_tuning import ReaderTuning
 
 
 @pytest.mark.parametrize(
@@ -162,3 +163,30 @@ def test_a_lifespan_says_born_and_a_city_state_pair_answers_by_its_part() -> Non
     assert read_answer("The Eagles are based in what city?", [eagles]) == (
         "Philadelphia, Pennsylvania"
     )
+
+
+EAGLES = paragraph(
+    0, "Philadelphia Eagles", "The Eagles are a football team based in Philadelphia, Pennsylvania."
+)
+DIABLO = paragraph(0, "Diablo (band)", "Diablo is a rock band formed in 2004.")
+EXIES = paragraph(1, "The Exies", "The Exies are an American rock band formed in 1997.")
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "tuning", "default", "changed"),
+    [
+        ("The Eagles are based in what state?", [EAGLES], ReaderTuning(city_factor=1.0),
+         "Pennsylvania", "Philadelphia"),
+        ("The Eagles are based in what city?", [EAGLES], ReaderTuning(joined_place_bonus=1.0),
+         "Philadelphia, Pennsylvania", "Philadelphia"),
+        # "Diablo" is half of "Circus Diablo": its evidence only while half the words suffice
+        ("Which band was formed later, Circus Diablo or The Exies?", [DIABLO, EXIES],
+         ReaderTuning(option_share=1.0), "Circus Diablo", "The Exies"),
+    ],
+)  # fmt: skip
+def test_a_changed_reader_constant_changes_the_reader_decision(
+    question: str, evidence: list[Evidence], tuning: ReaderTuning, default: str, changed: str
+) -> None:
+    assert read_answer(question, evidence) == default
+    assert read_answer(question, evidence, ReaderTuning()) == default
+    assert read_answer(question, evidence, tuning) == changed

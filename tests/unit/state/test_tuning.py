@@ -2,11 +2,12 @@ import pytest
 from pydantic import ValidationError
 
 from state.context import Context
-from state.tuning import FiFTuning
+from state.tuning import FiFTuning, ReaderTuning
 
 
-def test_every_tuned_constant_documents_what_it_trades() -> None:
-    for name, field in FiFTuning.model_fields.items():
+@pytest.mark.parametrize("tuning", [FiFTuning, ReaderTuning])
+def test_every_tuned_constant_documents_what_it_trades(tuning: type[FiFTuning]) -> None:
+    for name, field in tuning.model_fields.items():
         assert field.description and len(field.description) > 40, name
 
 
@@ -38,3 +39,32 @@ def test_tuning_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FIF_TUNING", "{oops")
     with pytest.raises(ValidationError, match="not JSON"):
         Context.from_env()
+
+
+def test_reader_tuning_from_the_environment_or_a_dict(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FIF_TUNING", '{"reader": {"pivot_bonus": 2.0}, "link_prior": 2.0}')
+    tuning = Context.from_env().tuning
+    assert tuning.reader == ReaderTuning(pivot_bonus=2.0) and tuning.link_prior == 2.0
+    assert Context().tuning.reader == ReaderTuning()
+    context = Context.model_validate({"tuning": {"reader": {"read_components": 3}}})
+    assert context.tuning.reader.read_components == 3
+    monkeypatch.setenv("FIF_TUNING", '{"reader": {"pivot_bonsu": 2.0}}')
+    with pytest.raises(ValidationError, match="pivot_bonsu"):
+        Context.from_env()  # a typo inside the reader's object is refused too
+
+
+def test_the_answer_reads_the_context_reader_tuning(mini_index) -> None:  # type: ignore[no-untyped-def]
+    from nodes.answerer import answer_from_components
+    from tools.corpus_index import open_index
+    from tools.cost import CostMeter
+
+    question = "What colours are the stripes on the flag of the city where Marie Curie was born?"
+    ids = ["warsaw::p1", "marie_curie::p0", "university_of_paris::p0"]
+    index = open_index(str(mini_index))
+
+    def answer(reader: ReaderTuning) -> str | None:
+        context = Context(index_dir=str(mini_index), tuning=FiFTuning(reader=reader))
+        return answer_from_components(index, question, ids, context, CostMeter())
+
+    assert answer(ReaderTuning()) == "Marie Salomea Skłodowska-Curie"
+    assert answer(ReaderTuning(read_components=1)) == "New Town"  # Warsaw's page only
