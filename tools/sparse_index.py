@@ -70,12 +70,34 @@ def _stemmer() -> Stemmer.Stemmer:
     return Stemmer.Stemmer("english")
 
 
+CACHED_BATCH = 64
+"""Calls with at most this many texts (a question, a hop's rows) reuse earlier analyses:
+FiF analyzes the same question and rows ~40 times per question, and each bm25s call costs
+~0.3 ms however short its texts. Larger calls (indexing a layer) skip the cache."""
+CACHE_LIMIT = 100_000
+_analyzed: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
 def analyze(texts: Sequence[str], stopwords: str | list[str] = STOPWORDS) -> list[list[str]]:
     """Return the BM25 terms of each text: lowercased words, no stopwords, English stems."""
     if not texts:
         return []
+    if len(texts) > CACHED_BATCH:
+        return _tokenize(list(texts), stopwords)
+    which = stopwords if isinstance(stopwords, str) else "\x1f".join(stopwords)
+    found = {t: _analyzed.get((which, t)) for t in dict.fromkeys(texts)}
+    missing = [t for t, tokens in found.items() if tokens is None]
+    if missing:
+        if len(_analyzed) > CACHE_LIMIT:
+            _analyzed.clear()
+        for text, tokens in zip(missing, _tokenize(missing, stopwords), strict=True):
+            found[text] = _analyzed[(which, text)] = tuple(tokens)
+    return [list(found[t] or ()) for t in texts]
+
+
+def _tokenize(texts: list[str], stopwords: str | list[str]) -> list[list[str]]:
     tokens = bm25s.tokenize(
-        list(texts),
+        texts,
         lower=True,
         stopwords=stopwords,
         stemmer=_stemmer(),
