@@ -18,7 +18,8 @@ from nodes.hop import full_text
 from nodes.prompts import ANSWERER_SYSTEM, ANSWERER_USER
 from nodes.reasoning import Decided, decide, fallbacks_of, numbered, with_images
 from nodes.schemas import Answer
-from nodes.span_reader import Evidence, read_answer
+from nodes.span_candidates import Evidence
+from nodes.span_reader import read_answer
 from state.context import Context
 from state.fif_state import FiFState
 from tools.corpus_index import CorpusIndex, open_index

@@ -18,7 +18,7 @@ from nodes.span_candidates import SpanKind, cell_kind
 from nodes.span_shapes import Seen
 
 if TYPE_CHECKING:
-    from nodes.span_reader import Evidence
+    from nodes.span_candidates import Evidence
 
 Share = Callable[[str, set[str]], float]
 

@@ -16,7 +16,7 @@ from nodes.span_candidates import SpanKind, first_value, name_spans
 from tools.sparse_index import QUERY_STOPWORDS, stem_words
 
 if TYPE_CHECKING:
-    from nodes.span_reader import Evidence
+    from nodes.span_candidates import Evidence
 
 _STOP = frozenset(QUERY_STOPWORDS)
 

@@ -14,6 +14,18 @@ from typing import Literal
 from nodes.answer_types import CONNECTORS, tokens
 from nodes.lexical import STOPWORDS
 
+
+@dataclass(frozen=True)
+class Evidence:
+    """One top-ranked component as the reader sees it: sentences or a table, and its rank."""
+
+    rank: int
+    title: str
+    sentences: tuple[str, ...] = ()
+    header: tuple[str, ...] = ()
+    rows: tuple[tuple[str, ...], ...] = ()
+
+
 SpanKind = Literal["date", "year", "number", "name", "phrase"]
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from nodes.answer_types import AnswerKind, QuestionShape, question_shape, tokens
 from nodes.cell_reader import cell_candidates
 from nodes.choice_reader import choose_option, yes_or_no
-from nodes.span_candidates import Span, SpanKind, sentence_spans
+from nodes.span_candidates import Evidence, Span, SpanKind, sentence_spans
 from nodes.span_shapes import (
     Seen,
     answer_text,
@@ -40,17 +40,6 @@ KIND_FIT: dict[AnswerKind, dict[SpanKind, float]] = {
 }
 """How well a span kind answers each answer type (rows: the question's, columns: the span's)."""
 _STOP = frozenset(QUERY_STOPWORDS)
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """One top-ranked component as the reader sees it: sentences or a table, and its rank."""
-
-    rank: int
-    title: str
-    sentences: tuple[str, ...] = ()
-    header: tuple[str, ...] = ()
-    rows: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from nodes.answer_types import choice_options, question_shape
-from nodes.span_candidates import cell_kind, sentence_spans
-from nodes.span_reader import Evidence, read_answer
+from nodes.span_candidates import Evidence, cell_kind, sentence_spans
+from nodes.span_reader import read_answer
 from state.reader_tuning import ReaderTuning
 
 
