@@ -73,10 +73,12 @@ class LayeredGraph:
         """Each node's ordered contained nodes, as asked; emptied when a contains edge is added
         (a search asks for the same children hundreds of thousands of times per question)."""
         self._loaded_order: dict[str, int] | None = None
+        self._documents: tuple[str, ...] | None = None
 
     # -- construction ---------------------------------------------------------------------
     def add_document(self, document: Document, summary: str) -> None:
         """Add a document node with its summary and its components with contains edges."""
+        self._documents = None
         self.g.add_node(
             document.doc_id,
             layer=0,
@@ -193,6 +195,12 @@ class LayeredGraph:
 
     def __contains__(self, node_id: object) -> bool:
         return node_id in self.g
+
+    def documents(self) -> tuple[str, ...]:
+        """Return every document id (layer 0), remembered until a document is added."""
+        if self._documents is None:
+            self._documents = tuple(self.nodes_at(0))
+        return self._documents
 
     def nodes_at(self, layer: int) -> Iterator[str]:
         """Yield the ids of all nodes of a layer."""
