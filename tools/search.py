@@ -12,9 +12,9 @@ index, tools.sparse_index) or hybrid (both rankings fused by reciprocal rank).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
-from typing import Literal, get_args
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import get_args
 
 import numpy as np
 
@@ -24,31 +24,17 @@ from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.index import Hit
 from tools.rank_fusion import RRF_K, fused_order
+from tools.widening import ScoredNode, Target, layer_hits, widening
 
-Target = Literal["document", "component"]
-GRANULARITY_LAYER = {"document": 0, "component": 1, "subcomponent": 2}
-OVERSAMPLE = {"document": 1, "component": 3, "subcomponent": 8}
-MAX_HITS = 3000
 EXACT_DOCUMENTS = 1000
 """Up to this many documents, a document search scores every descendant from the vector
 cache in one pass instead of asking Chroma: long filings made Chroma widen to MAX_HITS
-over four queries (FiF p50 on financebench-dev 1.38 s -> 0.64 s, same pages), while the
+over four queries (FiF p50 on financebench-dev 1.38 s -> 0.56 s, same pages), while the
 pass costs ~4.5 µs of Python per document (OTT-QA's 9,000 pages: +40 ms, so Chroma)."""
 SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
 FUSION_DEPTH = 50
 """How deep each ranking goes into a hybrid fusion: RRF needs more than the k shown, or an
 item ranked 11th by both rankings could never surface above one ranked 1st by one."""
-
-
-@dataclass(frozen=True)
-class ScoredNode:
-    """A document or component with its vector score and the descendant that earned it."""
-
-    node_id: str
-    doc_id: str
-    kind: str
-    score: float
-    evidence: str
 
 
 def score_vec(
@@ -169,98 +155,11 @@ def best_per_parent(
         return index.best_per_parent(layer, query, parents)  # type: ignore[arg-type]
 
 
-def widening(
-    index: CorpusIndex,
-    hits_of: Callable[[int], tuple[list[Hit], bool]],
-    target: Target,
-    granularity: Granularity,
-    k: int,
-    doc_ids: Sequence[str] | None,
-) -> list[ScoredNode]:
-    """Aggregate layer hits per ancestor, asking `hits_of(n)` for more until k are found.
-
-    Many hits can share an ancestor (a long table's rows): ask for more until k distinct
-    ancestors are found or the layer (or MAX_HITS) is exhausted.
-    """
-    n = _hits_needed(index, target, granularity, k, doc_ids)
-    while True:
-        hits, exhausted = hits_of(n)
-        found = aggregate(index, hits, target, granularity, k)
-        if len(found) >= k or exhausted or n >= MAX_HITS:
-            return found
-        n = min(MAX_HITS, n * 2)
-
-
-def layer_hits(
-    index: CorpusIndex,
-    vector: np.ndarray,
-    granularity: Granularity,
-    n: int,
-    doc_ids: Sequence[str] | None,
-    meter: CostMeter,
-) -> tuple[list[Hit], bool]:
-    """Return up to n layer-g hits, best first, and whether the layer ran out.
-
-    With an image embedder, the image layer's images (component granularity) or regions
-    (subcomponent granularity) are queried too and merged on the text scale, so an image
-    counts by the better of its caption and its pixels.
-    """
-    with meter.timed("vector"):
-        hits = index.layers.query(granularity, vector, n, doc_ids)
-        images = index.image_hits(granularity, vector, n, doc_ids)
-    exhausted = len(hits) < n and len(images) < n
-    if not images:
-        return hits, exhausted
-    return sorted([*hits, *images], key=lambda hit: (-hit.score, hit.node_id)), exhausted
-
-
-def aggregate(
-    index: CorpusIndex, hits: Sequence[Hit], target: Target, granularity: Granularity, k: int
-) -> list[ScoredNode]:
-    """Keep the best hit per ancestor at the target layer (hits arrive best first)."""
-    best: dict[str, ScoredNode] = {}
-    for hit in hits:
-        key = _ancestor(hit, target, granularity)
-        if key in best:
-            continue
-        kind = "document" if target == "document" else index.graph.node(key).kind
-        best[key] = ScoredNode(key, hit.doc_id, kind, hit.score, hit.node_id)
-        if len(best) >= k:
-            break
-    return sorted(best.values(), key=lambda node: (-node.score, node.node_id))
-
-
-def _ancestor(hit: Hit, target: Target, granularity: Granularity) -> str:
-    if target == "document":
-        return hit.doc_id if granularity != "document" else hit.node_id
-    return hit.node_id if granularity == "component" else hit.component_id
-
-
 def _vector(index: CorpusIndex, query: str | np.ndarray, meter: CostMeter) -> np.ndarray:
     if isinstance(query, np.ndarray):
         return query
     with meter.timed("embedding"):
         return index.embed_query(query)
-
-
-def _hits_needed(
-    index: CorpusIndex,
-    target: Target,
-    granularity: Granularity,
-    k: int,
-    doc_ids: Sequence[str] | None,
-) -> int:
-    """Ask for enough layer-g hits that k distinct ancestors are likely among them.
-
-    Inside a document set the search is exhaustive: every descendant is scored.
-    """
-    if doc_ids is None:
-        return min(MAX_HITS, k * OVERSAMPLE[granularity])
-    depth = GRANULARITY_LAYER[granularity]
-    nodes = list(doc_ids)
-    for _ in range(depth):
-        nodes = [child for node in nodes for child in index.graph.children(node)]
-    return max(1, min(MAX_HITS, len(nodes)))
 
 
 def similarities(

@@ -16,7 +16,7 @@ from state.ids import triplet_owner
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.index import Hit
-from tools.search import ScoredNode, widening
+from tools.widening import ScoredNode, widening
 
 
 def has_triplet_kb(index: CorpusIndex) -> bool:

@@ -7,7 +7,8 @@ from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import descendants
 from tools.index import Hit
-from tools.search import aggregate, dense_search, score_vec, similarities
+from tools.search import dense_search, score_vec, similarities
+from tools.widening import aggregate
 
 FLAG_QUESTION = "Flag of Warsaw: two horizontal stripes, yellow above red"
 COMPONENT_KINDS = {"paragraph", "table", "image"}
@@ -144,10 +145,11 @@ def test_similarities_are_exact_cosines_of_known_nodes(index: CorpusIndex) -> No
 def test_score_vec_asks_for_more_hits_until_k_distinct_components(
     index: CorpusIndex, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import tools.search
+    import tools.widening
 
     # one hit per wanted component: sentences of one paragraph crowd the first page out
-    monkeypatch.setattr(tools.search, "OVERSAMPLE", {**tools.search.OVERSAMPLE, "subcomponent": 1})
+    oversample = {**tools.widening.OVERSAMPLE, "subcomponent": 1}
+    monkeypatch.setattr(tools.widening, "OVERSAMPLE", oversample)
     with_parts = {
         c
         for doc in index.graph.nodes_at(0)
@@ -158,3 +160,19 @@ def test_score_vec_asks_for_more_hits_until_k_distinct_components(
     assert {n.node_id for n in found} == with_parts
     scores = [n.score for n in found]
     assert scores == sorted(scores, reverse=True)
+
+
+def test_exact_document_pass_agrees_with_chroma(
+    index: CorpusIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tools.search
+
+    query = "Where was Marie Curie born?"
+    for granularity in ("component", "subcomponent"):
+        exact = score_vec(index, query, "document", granularity, 3)  # type: ignore[arg-type]
+        monkeypatch.setattr(tools.search, "EXACT_DOCUMENTS", 0)  # force Chroma's widening
+        approximate = score_vec(index, query, "document", granularity, 3)  # type: ignore[arg-type]
+        monkeypatch.undo()
+        assert [n.node_id for n in exact] == [n.node_id for n in approximate]
+        assert [n.score for n in exact] == pytest.approx([n.score for n in approximate], abs=1e-5)
+        assert [n.evidence for n in exact] == [n.evidence for n in approximate]
