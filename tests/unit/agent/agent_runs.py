@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,24 @@ NOBEL_QUESTION = "Which three physicists shared the 1903 Nobel Prize in Physics?
 
 SMALL_HOPS = {"docs_per_hop": 2, "components_per_hop": 3}
 """Narrow hops: on the 8-document mini corpus a default hop returns every document."""
+
+
+def index_with_injection(mini_bundle: Path, hash_build: Any, records: Any, injection: str) -> Path:
+    """Add a Radium Institute page stating a fact, then `injection`; index the bundle."""
+    page = records.document(
+        "radium_institute",
+        records.paragraph(
+            "radium_institute::p0",
+            f"The Radium Institute in Paris was founded by Marie Curie in 1909. {injection}",
+            ["marie_curie"],
+        ),
+        title="Radium Institute",
+    )
+    with (mini_bundle / "corpus.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(page) + "\n")
+    index_dir = mini_bundle.parent / "injected_index"
+    hash_build(mini_bundle, index_dir)
+    return index_dir
 
 
 def llm_context(index_dir: Path, model: ScriptedChatModel, **overrides: Any) -> Context:
