@@ -57,12 +57,17 @@ def runs_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def make_client(
     served_index: Path, served_filing: Path, runs_dir: Path
 ) -> Iterator[Callable[..., TestClient]]:
-    """Return `make(token=None, runs=True)`: a started TestClient over both served indices."""
+    """Return `make(token=None, runs=True, indices=None)`: a started TestClient over the given
+    indices (default: both served indices)."""
     clients: list[TestClient] = []
-    indices = (ServedIndexSpec("mini", served_index), ServedIndexSpec("filing", served_filing))
+    both = (ServedIndexSpec("mini", served_index), ServedIndexSpec("filing", served_filing))
 
-    def make(token: str | None = None, runs: bool = True) -> TestClient:
-        settings = ServeSettings(indices, runs_dir if runs else None, token).checked()
+    def make(
+        token: str | None = None,
+        runs: bool = True,
+        indices: tuple[ServedIndexSpec, ...] | None = None,
+    ) -> TestClient:
+        settings = ServeSettings(indices or both, runs_dir if runs else None, token).checked()
         client = TestClient(create_app(settings))
         client.__enter__()
         clients.append(client)

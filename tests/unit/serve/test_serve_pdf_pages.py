@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from PIL import Image
 
 from serve import pdf_pages
-from serve.settings import ServedIndexSpec, ServeSettings
+from serve.settings import ServedIndexSpec
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE
 
@@ -88,14 +88,14 @@ def test_only_pdf_documents_of_the_index_are_served(
 
 
 def test_a_vanished_pdf_is_a_404_naming_the_file(
-    filing_index: Path, tmp_path: Path, client_of: Callable[[Path], TestClient]
+    filing_index: Path, tmp_path: Path, make_client: Callable[..., TestClient]
 ) -> None:
     folder = Path(shutil.copytree(filing_index.parent, tmp_path / "moved"))
     graph = LayeredGraph.load(folder / "index" / GRAPH_FILE)
     gone = tmp_path / "gone.pdf"
     graph.g.nodes[PDF_DOC]["source"] = str(gone)
     graph.save(folder / "index" / GRAPH_FILE)
-    client = client_of(folder / "index")
+    client = make_client(indices=(ServedIndexSpec("only", folder / "index"),))
     for route in ("pages/0.png", "file"):
         response = client.get(f"/api/documents/{PDF_DOC}/{route}")
         assert response.status_code == 404
@@ -119,22 +119,3 @@ def test_without_pypdfium2_a_page_is_a_501_naming_the_extra(
     assert response.json()["detail"] == (
         "rendering PDF pages needs pypdfium2: pip install 'fif[pdf]'"
     )
-
-
-@pytest.fixture
-def client_of() -> Any:
-    """Return `client_of(index_dir)`: a started TestClient serving that one index."""
-    clients: list[TestClient] = []
-
-    def make(index_dir: Path) -> TestClient:
-        settings = ServeSettings((ServedIndexSpec("only", index_dir),)).checked()
-        from serve.app import create_app
-
-        client = TestClient(create_app(settings))
-        client.__enter__()
-        clients.append(client)
-        return client
-
-    yield make
-    for client in clients:
-        client.__exit__(None, None, None)
