@@ -14,7 +14,7 @@ from mcp_server.budget import cut, fill, ids_within, room_left
 from mcp_server.lookup import ToolInputError
 from mcp_server.results import ComponentBrief, ComponentDetail, DocumentDetail, PageDetail
 from mcp_server.settings import ServerSettings
-from mcp_server.tools import content_text, pages_of
+from mcp_server.tools import content_text, pages_of, place
 from tools.graph_nav import outgoing_links
 from tools.layered_graph import LayeredGraph
 
@@ -33,12 +33,7 @@ def get_component(settings: ServerSettings, component_id: str, max_chars: int) -
     children = graph.children(node_id)
     edges = graph.g
     result = ComponentDetail(
-        component_id=node_id,
-        doc_id=view.doc_id,
-        document_title=graph.title(view.doc_id),
-        type=view.kind,
-        section=list(graph.section(node_id)),
-        pages=pages_of(graph, node_id),
+        **place(graph, node_id),
         text="",
         parent_id=str(view.attrs["component_id"]) if view.layer == 2 else view.doc_id,
         children_ids=ids_within(children, max_chars // ID_SHARE, MAX_LISTED_IDS),

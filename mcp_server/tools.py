@@ -16,7 +16,7 @@ from mcp_server.budget import cut, fill, room_left, size
 from mcp_server.lookup import ToolInputError, require_text
 from mcp_server.results import AskResult, ComponentHit, SearchResult, TraceStep
 from mcp_server.settings import ServerSettings
-from state.render import table_text
+from tools.graph_nav import node_content
 from tools.layered_graph import LayeredGraph
 
 SearchMode = Literal["dense", "sparse", "hybrid"]
@@ -27,12 +27,7 @@ MAX_TABLE_ROWS = 10_000
 
 def content_text(graph: LayeredGraph, node_id: str) -> str:
     """Return a node's whole content: paragraph text, a table as text, or a caption."""
-    view = graph.node(node_id)
-    if view.kind != "table":
-        return view.text
-    rows = view.attrs.get("rows", [])
-    table = table_text(view.attrs.get("header", []), rows, MAX_TABLE_ROWS)
-    return f"{view.text}\n{table}" if view.text else table
+    return node_content(graph, node_id, MAX_TABLE_ROWS).lstrip("\n")  # a table may lack a caption
 
 
 def pages_of(graph: LayeredGraph, node_id: str) -> list[int] | None:
@@ -41,17 +36,24 @@ def pages_of(graph: LayeredGraph, node_id: str) -> list[int] | None:
     return list(span) if span else None
 
 
+def place(graph: LayeredGraph, node_id: str) -> dict[str, Any]:
+    """Return where a component is: its id, document, type, section path and pages."""
+    view = graph.node(node_id)
+    return {
+        "component_id": node_id,
+        "doc_id": view.doc_id,
+        "document_title": graph.title(view.doc_id),
+        "type": view.kind,
+        "section": list(graph.section(node_id)),
+        "pages": pages_of(graph, node_id),
+    }
+
+
 def hit(graph: LayeredGraph, rank: int, node_id: str, score: float) -> ComponentHit:
     """Describe one ranked component with its place and a one-line snippet."""
-    view = graph.node(node_id)
     return ComponentHit(
         rank=rank,
-        component_id=node_id,
-        doc_id=view.doc_id,
-        document_title=graph.title(view.doc_id),
-        type=view.kind,
-        section=list(graph.section(node_id)),
-        pages=pages_of(graph, node_id),
+        **place(graph, node_id),
         score=round(score, 6),
         snippet=snippet(graph, node_id, SNIPPET_CHARS),
     )
