@@ -25,6 +25,7 @@ from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import outgoing_links
 from tools.late_interaction import facet_profiles, item_scores, joint_scores
+from tools.sparse_index import bm25_within
 
 MAX_FACETS = 6
 SCORE_DECIMALS = 5
@@ -134,6 +135,20 @@ def keep_first_hop(
     return top
 
 
+def with_lexical_facet(
+    index: CorpusIndex, question: str, ids: Sequence[str], matrix: np.ndarray, weight: float
+) -> np.ndarray:
+    """Append a facet column: each candidate's BM25 match of the question among the pool.
+
+    Scaled to [0, weight] by the pool's best match, so a candidate holding the question's
+    rare words gains, and a chain takes its better member's value like any facet.
+    """
+    lexical = np.array(bm25_within(question, [full_text(index, node) for node in ids]))
+    top = float(lexical.max(initial=0.0))
+    column = weight * lexical / top if top > 0 else np.zeros(len(ids))
+    return np.column_stack([matrix, column.astype(matrix.dtype)])
+
+
 def chain_ranking(
     index: CorpusIndex,
     question: str,
@@ -151,7 +166,11 @@ def chain_ranking(
     """
     tuning = tuning or FiFTuning()
     ids = list(candidates)
-    matrix = facet_profiles(index, facets(question, subqueries), ids, meter)
+    facet_texts = facets(question, subqueries)
+    matrix = facet_profiles(index, facet_texts, ids, meter)
+    if tuning.rerank_lexical_weight > 0:
+        words = " ".join(facet_texts)
+        matrix = with_lexical_facet(index, words, ids, matrix, tuning.rerank_lexical_weight)
     position = {node: i for i, node in enumerate(ids)}
     single = item_scores(matrix)
     units: list[tuple[float, tuple[str, ...]]] = [

@@ -6,8 +6,12 @@ import itertools
 import random
 from pathlib import Path
 
-from nodes.fusion import chain_ranking
+import numpy as np
+import pytest
+
+from nodes.fusion import chain_ranking, with_lexical_facet
 from state.fif_state import Candidate
+from state.tuning import FiFTuning
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
 
@@ -49,3 +53,31 @@ def test_any_discovery_order_gives_one_ranking(mini_index: Path) -> None:
     ]
     assert len(rankings[0]) == 10
     assert all(a == b for a, b in itertools.pairwise(rankings)), rankings
+
+
+def test_lexical_facet_rewards_the_question_rare_words(mini_index: Path) -> None:
+    index = open_index(mini_index)
+    ids = ["polonium::p0", "warsaw::p0", "nobel_prize_physics::t0"]
+    cosines = np.zeros((len(ids), 2), dtype=np.float32)
+    profile = with_lexical_facet(index, "Who named polonium?", ids, cosines, 0.5)
+    assert profile.shape == (3, 3)
+    assert profile[:, :2].tolist() == cosines.tolist()  # the cosine facets are untouched
+    assert profile[0, 2] == pytest.approx(0.5)  # the best match scores the weight
+    assert profile[1, 2] == 0.0  # no word of the question, no lexical credit
+
+
+def test_lexical_weight_lifts_the_candidates_holding_the_question_words(
+    mini_index: Path,
+) -> None:
+    index = open_index(mini_index)
+    question = "Where was the discoverer of polonium born?"
+    found = _candidates(FOUND)
+
+    def single(weight: float) -> dict[str, float]:
+        tuning = FiFTuning(rerank_lexical_weight=weight)
+        return chain_ranking(index, question, [], found, 10, CostMeter(), tuning)[1]
+
+    plain, lexical = single(0.0), single(0.5)
+    gain = {node: lexical[node] - plain[node] for node in FOUND}
+    assert max(gain, key=gain.__getitem__).startswith("polonium")
+    assert min(gain.values()) >= 0.0
