@@ -46,6 +46,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "fif-sparse-global": {"tuning": FiFTuning(global_search="sparse")},
     "fif-keep-first-hop": {"tuning": FiFTuning(first_hop_slots=2)},
     "fif-hybrid-components": {"tuning": FiFTuning(component_search="hybrid")},
+    "fif-no-lexical-facet": {"tuning": FiFTuning(rerank_lexical_weight=0.0)},
 }
 """System name of each FiF variant → the Context settings it changes (not a part switched off)."""
 
