@@ -4,8 +4,7 @@ Every system (dense, sparse, hybrid, FiF, LILaC, IRCoT, MMAPG, ReAgent, the extr
 ablations) is built by a factory from one `RunConfig`, so a comparison runs them on one index
 with the same settings. Graphs are imported inside their factories (importing one compiles it).
 
-A conversational example (MMCoQA, non-empty `history`) is asked as the earlier turns'
-questions then the current one, one per line: the usual history-concatenation baseline.
+A conversational example (MMCoQA) is asked as its turns' questions, one per line (a baseline).
 """
 
 from __future__ import annotations

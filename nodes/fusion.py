@@ -149,6 +149,21 @@ def with_lexical_facet(
     return np.column_stack([matrix, column.astype(matrix.dtype)])
 
 
+def reranker_profiles(
+    index: CorpusIndex,
+    facet_texts: Sequence[str],
+    ids: Sequence[str],
+    meter: CostMeter,
+    tuning: FiFTuning,
+) -> np.ndarray:
+    """Return the candidates' cosine facet profiles, plus the lexical facet when weighted."""
+    matrix = facet_profiles(index, facet_texts, ids, meter)
+    if tuning.rerank_lexical_weight <= 0:
+        return matrix
+    words = " ".join(facet_texts)
+    return with_lexical_facet(index, words, ids, matrix, tuning.rerank_lexical_weight)
+
+
 def chain_ranking(
     index: CorpusIndex,
     question: str,
@@ -166,11 +181,7 @@ def chain_ranking(
     """
     tuning = tuning or FiFTuning()
     ids = list(candidates)
-    facet_texts = facets(question, subqueries)
-    matrix = facet_profiles(index, facet_texts, ids, meter)
-    if tuning.rerank_lexical_weight > 0:
-        words = " ".join(facet_texts)
-        matrix = with_lexical_facet(index, words, ids, matrix, tuning.rerank_lexical_weight)
+    matrix = reranker_profiles(index, facets(question, subqueries), ids, meter, tuning)
     position = {node: i for i, node in enumerate(ids)}
     single = item_scores(matrix)
     units: list[tuple[float, tuple[str, ...]]] = [
