@@ -73,6 +73,24 @@ class VectorCache:
         scores = picked @ np.asarray(query, dtype=np.float32)
         return dict(zip(present, scores.tolist(), strict=True))
 
+    def top(self, layer: IndexLayer, query: np.ndarray, k: int) -> list[tuple[str, float]]:
+        """Return the k nodes of a whole layer nearest the query, exactly: (id, cosine), best first.
+
+        Ties are broken by id, also at the k-th place.
+        """
+        self._load(layer)
+        scores = self._matrix[layer] @ np.asarray(query, dtype=np.float32)
+        ids = self._ids[layer]
+        if k <= 0 or not ids:
+            return []
+        if k < len(ids):  # every row tied with the k-th score stays in, for the id tie-break
+            kth = np.partition(scores, len(ids) - k)[len(ids) - k]
+            rows = np.flatnonzero(scores >= kth)
+        else:
+            rows = np.arange(len(ids))
+        ranked = sorted(((ids[r], float(scores[r])) for r in rows), key=lambda h: (-h[1], h[0]))
+        return ranked[:k]
+
     def matrix(self, layer: IndexLayer, node_ids: Sequence[str]) -> tuple[list[str], np.ndarray]:
         """Return (present ids, their vectors) for late-interaction style scoring."""
         self._load(layer)

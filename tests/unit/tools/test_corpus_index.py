@@ -76,3 +76,18 @@ def test_best_per_parent_matches_scoring_every_descendant(mini_index: Path, laye
         for parent, (score, node) in slow.items():
             assert fast[parent][1] == node
             assert fast[parent][0] == pytest.approx(score, abs=1e-5)
+
+
+def test_top_ranks_a_whole_layer_exactly_with_ties_broken_by_id(mini_index: Path) -> None:
+    index = open_index(str(mini_index))
+    query = index.embed_query("flag of Warsaw")
+    docs = list(index.graph.nodes_at(0))
+    every = index.cache.similarities("document", query, docs)
+    expected = sorted(every.items(), key=lambda item: (-item[1], item[0]))
+    for k in (0, 1, 3, len(docs), len(docs) + 5):
+        top = index.cache.top("document", query, k)
+        assert [doc for doc, _ in top] == [doc for doc, _ in expected[:k]]
+        assert [s for _, s in top] == pytest.approx([s for _, s in expected[:k]], abs=1e-6)
+    # a query orthogonal to every vector ties all documents: the k kept are the first ids
+    tied = index.cache.top("document", np.zeros_like(query), 3)
+    assert [doc for doc, _ in tied] == sorted(docs)[:3]
