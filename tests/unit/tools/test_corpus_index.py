@@ -91,3 +91,17 @@ def test_top_ranks_a_whole_layer_exactly_with_ties_broken_by_id(mini_index: Path
     # a query orthogonal to every vector ties all documents: the k kept are the first ids
     tied = index.cache.top("document", np.zeros_like(query), 3)
     assert [doc for doc, _ in tied] == sorted(docs)[:3]
+
+
+def test_query_products_run_on_one_blas_thread_and_restore_the_pool() -> None:
+    from threadpoolctl import threadpool_info
+
+    from tools.vector_cache import one_blas_thread
+
+    def blas_threads() -> list[int]:
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    before = blas_threads()
+    with one_blas_thread():
+        assert blas_threads() == [1] * len(before)
+    assert blas_threads() == before
