@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import re
 import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from state.corpus import LAYERS
 from tools.atomic_file import write_text_atomically
 from tools.errors import IndexNotFoundError
 from tools.index import Hit
+from tools.word_stems import word_stems
 
 logger = logging.getLogger(__name__)
 # bm25s sets its own logger to DEBUG, so every small index built for a hop would reach the
@@ -96,24 +96,10 @@ def analyze(texts: Sequence[str], stopwords: str | list[str] = STOPWORDS) -> lis
     return [list(found[t] or ()) for t in texts]
 
 
-TOKEN_PATTERN = re.compile(r"(?u)\b\w\w+\b")
-"""bm25s's default token pattern (scikit-learn's): words of two or more characters."""
-
-
 def _tokenize(texts: list[str], stopwords: str | list[str]) -> list[list[str]]:
-    """Return what `_bm25s_tokenize` returns, faster for the few texts of a query-time call.
-
-    The same steps (lowercase, TOKEN_PATTERN, drop stopwords, stem the distinct words once)
-    without bm25s's per-call vocabulary and progress-bar setup, which cost FiF ~2 ms a
-    question over ~17 small calls (a whole layer tokenizes faster in bm25s). A unit test
-    holds the two to identical tokens; they were identical on every text of the OTT-QA
-    and HotpotQA dev indices.
-    """
+    """Return what `_bm25s_tokenize` returns, faster for the few texts of a query-time call."""
     skip = _stopword_set(stopwords if isinstance(stopwords, str) else tuple(stopwords))
-    words = [[w for w in TOKEN_PATTERN.findall(text.lower()) if w not in skip] for text in texts]
-    distinct = list(dict.fromkeys(w for row in words for w in row))
-    stem = dict(zip(distinct, _stemmer().stemWords(distinct), strict=True))
-    return [[stem[w] for w in row] for row in words]
+    return word_stems(texts, skip, _stemmer())
 
 
 def _bm25s_tokenize(texts: list[str], stopwords: str | list[str]) -> list[list[str]]:
