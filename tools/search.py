@@ -32,9 +32,12 @@ cache in one pass instead of asking Chroma: long filings made Chroma widen to MA
 over four queries (FiF p50 on financebench-dev 1.38 s -> 0.56 s, same pages), while the
 pass costs ~4.5 µs of Python per document (OTT-QA's 9,000 pages: +40 ms, so Chroma)."""
 EXACT_LAYER_ROWS = 50_000
-"""Up to this many documents, a global search at document granularity (their summaries)
-is one product with the cached document layer instead of a Chroma query: 0.3 ms against
-1.8 ms on OTT-QA's 7,268 documents, with Chroma's ranking (HNSW was exact there)."""
+"""Up to this many vectors in a layer, a global document search at that granularity is
+one product with the cached layer and a max per document's run of rows (VectorCache.
+top_documents) instead of Chroma's widening: on OTT-QA (7,268 documents) 0.3 / 0.5 / 2.6 ms
+against Chroma's 1.8 / 4.7 / 13.4 ms for 50 documents at document / component /
+subcomponent granularity, and exact where HNSW missed a top-50 summary in 72 of 400
+searches."""
 SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
 FUSION_DEPTH = 50
 """How deep each ranking goes into a hybrid fusion: RRF needs more than the k shown, or an
@@ -60,8 +63,11 @@ def score_vec(
     if target == "document" and index.image_scores() is None:
         if len(docs) <= EXACT_DOCUMENTS:
             return exact_documents(index, vector, granularity, k, docs, meter)
-        if granularity == "document" and doc_ids is None and len(docs) <= EXACT_LAYER_ROWS:
-            return top_documents(index, vector, k, meter)
+        if doc_ids is None and index.layers.count(granularity) <= EXACT_LAYER_ROWS:
+            with meter.timed("vector"):
+                top = index.cache.top_documents(granularity, vector, k)
+            if top is not None:
+                return [ScoredNode(doc, doc, "document", score, row) for doc, score, row in top]
     return widening(
         index,
         lambda n: layer_hits(index, vector, granularity, n, doc_ids, meter),
@@ -85,15 +91,6 @@ def exact_documents(
         best = index.best_per_parent(granularity, vector, docs)
     top = sorted(best.items(), key=lambda item: (-item[1][0], item[0]))[:k]
     return [ScoredNode(doc, doc, "document", score, evidence) for doc, (score, evidence) in top]
-
-
-def top_documents(
-    index: CorpusIndex, vector: np.ndarray, k: int, meter: CostMeter
-) -> list[ScoredNode]:
-    """Return the top-k documents of the whole index by their own (summary) vectors, exactly."""
-    with meter.timed("vector"):
-        top = index.cache.top("document", vector, k)
-    return [ScoredNode(doc, doc, "document", score, doc) for doc, score in top]
 
 
 def score_sparse(
