@@ -30,6 +30,7 @@ from state.corpus import LAYERS
 from tools.atomic_file import write_text_atomically
 from tools.errors import IndexNotFoundError
 from tools.index import Hit
+from tools.small_bm25 import bm25_scores
 from tools.word_stems import word_stems
 
 logger = logging.getLogger(__name__)
@@ -143,9 +144,7 @@ def bm25_within(query: str, texts: Sequence[str]) -> list[float]:
     corpus = analyze(texts, QUERY_STOPWORDS)
     if not query_terms or not any(corpus):
         return [0.0] * len(texts)
-    retriever = bm25s.BM25()
-    retriever.index(corpus, show_progress=False)
-    return [float(x) for x in retriever.get_scores(query_terms)]
+    return bm25_scores(query_terms, corpus)
 
 
 def texts_hash(items: Iterable[tuple[SparseRow, str]]) -> str:
