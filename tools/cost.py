@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Literal
 
 TimeKind = Literal["llm", "vector", "embedding"]
@@ -71,10 +71,10 @@ class CostMeter:
 
     def as_dict(self) -> dict[str, float]:
         """Return the tally as plain numbers (for state and traces)."""
-        return {
-            key: round(value, 6) if isinstance(value, float) else value
-            for key, value in asdict(self).items()
-        }
+        values = {
+            field.name: getattr(self, field.name) for field in fields(self)
+        }  # not asdict's copies
+        return {k: round(v, 6) if isinstance(v, float) else v for k, v in values.items()}
 
 
 def price_of(

@@ -21,6 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableError
+from tools.mean_pooling import mean_pool_encoder
 from tools.span_pooling import ContextRequest, ContextVectors, pool_in_context, token_batches
 
 logger = logging.getLogger(__name__)
@@ -130,6 +131,7 @@ class SentenceTransformerEmbedder:
         if max_tokens:
             model.max_seq_length = max_tokens
         self.model = model
+        self.lean = mean_pool_encoder(model)
         self.model_id = model_id
         dimension = (
             getattr(model, "get_embedding_dimension", None)
@@ -149,14 +151,22 @@ class SentenceTransformerEmbedder:
         threads = 1 if worker and sum(lengths) <= SMALL_INPUT_TOKENS else None
         with intra_op_threads(threads):
             for batch in token_batches(lengths):
-                out[batch] = self.model.encode(
-                    [texts[i] for i in batch],
-                    batch_size=len(batch),
-                    convert_to_numpy=True,
-                    normalize_embeddings=True,
-                    show_progress_bar=False,
-                )
+                out[batch] = self._encode([texts[i] for i in batch])
         return out
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        """Encode one batch, through MeanPoolEncoder when the model is a plain one."""
+        if self.lean is not None:
+            return self.lean.encode(texts)
+        return np.asarray(
+            self.model.encode(
+                texts,
+                batch_size=len(texts),
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
+        )
 
     def embed_in_context(self, requests: Sequence[ContextRequest]) -> list[ContextVectors]:
         """Pool spans from one pass over each text, with a CONTEXT_TOKENS window."""

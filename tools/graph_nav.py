@@ -48,8 +48,7 @@ def component_of(graph: LayeredGraph, node_id: str) -> str:
 
 def outgoing_links(graph: LayeredGraph, node_id: str) -> list[str]:
     """Return the documents a component or subcomponent links to."""
-    g = graph.g
-    return [v for v in g.successors(node_id) if g.edges[node_id, v]["kind"] == "links_to"]
+    return list(graph.links_from(node_id))
 
 
 def link_sources(graph: LayeredGraph, doc_ids: Iterable[str]) -> list[str]:

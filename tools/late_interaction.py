@@ -19,6 +19,7 @@ import numpy as np
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.search import best_per_parent
+from tools.vector_cache import one_blas_thread
 
 logger = logging.getLogger(__name__)
 
@@ -136,7 +137,8 @@ def component_profiles(
             "subcomponent", [s for subs in children.values() for s in subs]
         )
         comp_ids, comp_matrix = index.cache.matrix("component", list(components))
-        scores = np.concatenate([sub_matrix, comp_matrix]) @ facets.T
+        with one_blas_thread():
+            scores = np.concatenate([sub_matrix, comp_matrix]) @ facets.T
         scores = index.fold_image_scores([*sub_ids, *comp_ids], scores, facets)
     row_of = {node: row for row, node in enumerate([*sub_ids, *comp_ids])}
     owners: list[str] = []

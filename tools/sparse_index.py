@@ -30,6 +30,8 @@ from state.corpus import LAYERS
 from tools.atomic_file import write_text_atomically
 from tools.errors import IndexNotFoundError
 from tools.index import Hit
+from tools.small_bm25 import bm25_scores
+from tools.word_stems import word_stems
 
 logger = logging.getLogger(__name__)
 # bm25s sets its own logger to DEBUG, so every small index built for a hop would reach the
@@ -83,7 +85,7 @@ def analyze(texts: Sequence[str], stopwords: str | list[str] = STOPWORDS) -> lis
     if not texts:
         return []
     if len(texts) > CACHED_BATCH:
-        return _tokenize(list(texts), stopwords)
+        return _bm25s_tokenize(list(texts), stopwords)
     which = stopwords if isinstance(stopwords, str) else "\x1f".join(stopwords)
     found = {t: _analyzed.get((which, t)) for t in dict.fromkeys(texts)}
     missing = [t for t, tokens in found.items() if tokens is None]
@@ -96,6 +98,12 @@ def analyze(texts: Sequence[str], stopwords: str | list[str] = STOPWORDS) -> lis
 
 
 def _tokenize(texts: list[str], stopwords: str | list[str]) -> list[list[str]]:
+    """Return what `_bm25s_tokenize` returns, faster for the few texts of a query-time call."""
+    skip = _stopword_set(stopwords if isinstance(stopwords, str) else tuple(stopwords))
+    return word_stems(texts, skip, _stemmer())
+
+
+def _bm25s_tokenize(texts: list[str], stopwords: str | list[str]) -> list[list[str]]:
     tokens = bm25s.tokenize(
         texts,
         lower=True,
@@ -105,6 +113,15 @@ def _tokenize(texts: list[str], stopwords: str | list[str]) -> list[list[str]]:
         show_progress=False,
     )
     return [list(t) for t in tokens]  # type: ignore[union-attr]
+
+
+@lru_cache(maxsize=8)
+def _stopword_set(stopwords: str | tuple[str, ...]) -> frozenset[str]:
+    if isinstance(stopwords, tuple):
+        return frozenset(stopwords)
+    if stopwords != STOPWORDS:
+        raise ValueError(f"stopwords {stopwords!r}: give {STOPWORDS!r} or a list of words")
+    return frozenset(STOPWORDS_EN)
 
 
 def stem_words(words: Sequence[str]) -> list[str]:
@@ -127,9 +144,7 @@ def bm25_within(query: str, texts: Sequence[str]) -> list[float]:
     corpus = analyze(texts, QUERY_STOPWORDS)
     if not query_terms or not any(corpus):
         return [0.0] * len(texts)
-    retriever = bm25s.BM25()
-    retriever.index(corpus, show_progress=False)
-    return [float(x) for x in retriever.get_scores(query_terms)]
+    return bm25_scores(query_terms, corpus)
 
 
 def texts_hash(items: Iterable[tuple[SparseRow, str]]) -> str:

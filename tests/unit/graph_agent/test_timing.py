@@ -56,3 +56,11 @@ def test_each_step_record_carries_the_working_time_of_its_nodes() -> None:
     assert pending["cost"][WORK_KEY] >= 10.0 and pending["cost"]["vector_ms"] == 1.0
     (record,) = timed_node(judge)({"pending_step": pending}, context)["history"]
     assert record["cost"][WORK_KEY] >= 20.0  # the traversal's time plus the judging's
+
+
+def test_cost_dict_holds_every_field_with_times_rounded() -> None:
+    meter = CostMeter(llm_calls=2, vector_ms=1.23456789)
+    tally = meter.as_dict()
+    assert tally["llm_calls"] == 2 and isinstance(tally["llm_calls"], int)
+    assert tally["vector_ms"] == 1.234568
+    assert set(tally) == set(vars(meter))

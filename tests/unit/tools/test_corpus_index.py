@@ -76,3 +76,35 @@ def test_best_per_parent_matches_scoring_every_descendant(mini_index: Path, laye
         for parent, (score, node) in slow.items():
             assert fast[parent][1] == node
             assert fast[parent][0] == pytest.approx(score, abs=1e-5)
+
+
+@pytest.mark.parametrize("layer", ["document", "component", "subcomponent"])
+def test_top_documents_ranks_every_document_by_its_best_row(mini_index: Path, layer: str) -> None:
+    index = open_index(str(mini_index))
+    query = index.embed_query("flag of Warsaw")
+    docs = list(index.graph.nodes_at(0))
+    slow = _reference_best(index, layer, query, docs)
+    expected = sorted(slow.items(), key=lambda item: (-item[1][0], item[0]))
+    for k in (0, 1, 3, len(docs) + 5):
+        top = index.cache.top_documents(layer, query, k)  # type: ignore[arg-type]
+        assert top is not None
+        assert [(doc, row) for doc, _, row in top] == [(d, row) for d, (_, row) in expected[:k]]
+        assert [s for _, s, _ in top] == pytest.approx([s for _, (s, _) in expected[:k]], abs=1e-6)
+    # a query orthogonal to every vector ties all documents: the first ids and first rows win
+    tied = index.cache.top_documents(layer, np.zeros_like(query), 2)  # type: ignore[arg-type]
+    first_rows = index.cache.best_per_parent(layer, np.zeros_like(query), docs)  # type: ignore[arg-type]
+    assert tied == [(d, 0.0, first_rows[d][1]) for d in sorted(first_rows)[:2]]
+
+
+def test_query_products_run_on_one_blas_thread_and_restore_the_pool() -> None:
+    from threadpoolctl import threadpool_info
+
+    from tools.vector_cache import one_blas_thread
+
+    def blas_threads() -> list[int]:
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    before = blas_threads()
+    with one_blas_thread():
+        assert blas_threads() == [1] * len(before)
+    assert blas_threads() == before

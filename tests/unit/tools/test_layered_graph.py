@@ -47,6 +47,16 @@ def test_add_link_accepts_only_other_documents_as_targets() -> None:
     assert graph.counts()["edges_links_to"] == 2
 
 
+def test_links_from_are_remembered_until_a_link_is_added() -> None:
+    graph = small_graph()
+    assert graph.links_from("warsaw::p0") == ("poland",)
+    assert graph.links_from("warsaw::p0::s0") == ("poland",)
+    assert graph.links_from("warsaw::i0") == ()  # contains edges are not links
+    assert graph.links_from("warsaw::p0") is graph.links_from("warsaw::p0")  # remembered
+    assert graph.add_link("warsaw::i0", "poland")
+    assert graph.links_from("warsaw::i0") == ("poland",)
+
+
 def test_access_helpers() -> None:
     graph = small_graph()
     assert "warsaw::i0::o0" in graph and "krakow" not in graph

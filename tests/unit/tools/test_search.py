@@ -176,3 +176,26 @@ def test_exact_document_pass_agrees_with_chroma(
         assert [n.node_id for n in exact] == [n.node_id for n in approximate]
         assert [n.score for n in exact] == pytest.approx([n.score for n in approximate], abs=1e-5)
         assert [n.evidence for n in exact] == [n.evidence for n in approximate]
+
+
+def test_whole_layer_document_search_agrees_with_chroma(
+    index: CorpusIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tools.search
+
+    monkeypatch.setattr(tools.search, "EXACT_DOCUMENTS", 0)  # past the descendant pass
+    meter = CostMeter()
+    for query in ("Where was Marie Curie born?", FLAG_QUESTION):
+        for granularity in ("document", "component", "subcomponent"):
+            exact = score_vec(index, query, "document", granularity, 4, meter=meter)  # type: ignore[arg-type]
+            with monkeypatch.context() as chroma:
+                chroma.setattr(tools.search, "EXACT_LAYER_ROWS", 0)
+                approximate = score_vec(index, query, "document", granularity, 4)  # type: ignore[arg-type]
+            assert [n.node_id for n in exact] == [n.node_id for n in approximate]
+            assert [n.score for n in exact] == pytest.approx(
+                [n.score for n in approximate], abs=1e-5
+            )
+            assert [(n.doc_id, n.kind, n.evidence) for n in exact] == [
+                (n.node_id, "document", n.evidence) for n in approximate
+            ]
+    assert meter.as_dict()["vector_ms"] > 0

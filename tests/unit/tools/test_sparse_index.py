@@ -1,6 +1,7 @@
 import json
 from pathlib import Path
 
+import bm25s
 import pytest
 
 from tools.corpus_index import CorpusIndex
@@ -8,11 +9,14 @@ from tools.errors import IndexNotFoundError
 from tools.rank_fusion import fused_order, reciprocal_rank_fusion
 from tools.search import dense_search, score_nodes, score_sparse
 from tools.sparse_index import (
+    QUERY_STOPWORDS,
     ROWS_FILE,
     SPARSE_DIR,
     SparseLayer,
     SparseLayers,
     SparseRow,
+    _stemmer,
+    _tokenize,
     analyze,
     sync_sparse_layers,
 )
@@ -34,6 +38,31 @@ ITEMS = [
 def test_analyze_stems_lowercases_and_drops_stopwords() -> None:
     assert analyze(["The Clubs of ALBANIA were running"]) == [["club", "albania", "were", "run"]]
     assert analyze([]) == []
+
+
+TOKENIZER_TEXTS = [
+    "The Clubs of ALBANIA were running, and the club ran.",
+    "Çelik Zenica's 1998–99 season: 2-1 on aggregate (away goals) — Ünal scored",
+    "",
+    "a I x 7 __init__ what WHICH who's e-mail 3.5% naïve café Straße",
+    "Rick Stockstill was hired in 2005 as head coach of Middle Tennessee",
+]
+
+
+@pytest.mark.parametrize("stopwords", ["en", QUERY_STOPWORDS])
+def test_tokenize_gives_the_tokens_bm25s_gives(stopwords: str | list[str]) -> None:
+    expected = bm25s.tokenize(
+        TOKENIZER_TEXTS,
+        lower=True,
+        stopwords=stopwords,
+        stemmer=_stemmer(),
+        return_ids=False,
+        show_progress=False,
+    )
+    assert _tokenize(TOKENIZER_TEXTS, stopwords) == [list(t) for t in expected]  # type: ignore[union-attr]
+    assert analyze(TOKENIZER_TEXTS * 20, stopwords) == [list(t) for t in expected] * 20  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="stopwords 'de'"):
+        _tokenize(TOKENIZER_TEXTS, "de")
 
 
 def test_query_ranks_by_bm25_and_breaks_ties_by_id() -> None:
