@@ -13,6 +13,7 @@ import logging
 import sqlite3
 import uuid
 from collections.abc import Sequence
+from contextlib import closing
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -99,8 +100,9 @@ def recorded_context(saver: Any, config: RunnableConfig, index_dir: str) -> Cont
     metadata = saved.metadata if saved is not None else {}
     thread_id = config["configurable"]["thread_id"]
     if GRAPH_KEY not in metadata:  # e.g. a fork written by update_state: the run's own record
-        thread = saver.list({"configurable": {"thread_id": thread_id}})
-        metadata = next((c.metadata for c in thread if GRAPH_KEY in c.metadata), metadata)
+        # closed here, while the database is open: a half-read listing must not outlive it
+        with closing(saver.list({"configurable": {"thread_id": thread_id}})) as thread:
+            metadata = next((c.metadata for c in thread if GRAPH_KEY in c.metadata), metadata)
     graph = metadata.get(GRAPH_KEY, "fif")
     if graph != "fif":
         raise ConfigError(
