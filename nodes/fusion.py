@@ -1,6 +1,7 @@
 """The offline reranker: late interaction over the question's facets, on evidence chains.
 
-Facets are the original question, its clauses and the plan's subqueries. Every candidate
+Facets are the original question, its clauses and the plan's subqueries, plus one lexical
+facet (their words' BM25 match among the candidates, `with_lexical_facet`). Every candidate
 component c gets a profile p_c[f] = max over c and its subcomponents of sim(f, ·). A
 single component scores Σ_f p_c[f]; a chain (s, c) — a candidate s whose evidence links
 to the document of candidate c — scores Σ_f max(p_s[f], p_c[f]), so a table row and the
@@ -136,14 +137,14 @@ def keep_first_hop(
 
 
 def with_lexical_facet(
-    index: CorpusIndex, question: str, ids: Sequence[str], matrix: np.ndarray, weight: float
+    index: CorpusIndex, words: str, ids: Sequence[str], matrix: np.ndarray, weight: float
 ) -> np.ndarray:
-    """Append a facet column: each candidate's BM25 match of the question among the pool.
+    """Append a facet column: each candidate's BM25 match of `words` among the pool.
 
-    Scaled to [0, weight] by the pool's best match, so a candidate holding the question's
-    rare words gains, and a chain takes its better member's value like any facet.
+    Scaled to [0, weight] by the pool's best match, so a candidate holding the query's rare
+    words gains, and a chain takes its better member's value like any facet.
     """
-    lexical = np.array(bm25_within(question, [full_text(index, node) for node in ids]))
+    lexical = np.array(bm25_within(words, [full_text(index, node) for node in ids]))
     top = float(lexical.max(initial=0.0))
     column = weight * lexical / top if top > 0 else np.zeros(len(ids))
     return np.column_stack([matrix, column.astype(matrix.dtype)])
