@@ -136,6 +136,16 @@ def keep_first_hop(
     return top
 
 
+def lexical_text(index: CorpusIndex, node_id: str) -> str:
+    """Return a component's whole text with the headings of its section path, if it has one.
+
+    A filing's statement table often reads only "December 31, 2022 2021" and rows; the
+    heading it sits under ("Consolidated Balance Sheets") is what a question names.
+    """
+    section = index.graph.node(node_id).attrs.get("section") or []
+    return "\n".join([full_text(index, node_id), *section])
+
+
 def with_lexical_facet(
     index: CorpusIndex, words: str, ids: Sequence[str], matrix: np.ndarray, weight: float
 ) -> np.ndarray:
@@ -144,7 +154,7 @@ def with_lexical_facet(
     Scaled to [0, weight] by the pool's best match, so a candidate holding the query's rare
     words gains, and a chain takes its better member's value like any facet.
     """
-    lexical = np.array(bm25_within(words, [full_text(index, node) for node in ids]))
+    lexical = np.array(bm25_within(words, [lexical_text(index, node) for node in ids]))
     top = float(lexical.max(initial=0.0))
     column = weight * lexical / top if top > 0 else np.zeros(len(ids))
     return np.column_stack([matrix, column.astype(matrix.dtype)])

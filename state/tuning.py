@@ -81,8 +81,9 @@ class FiFTuning(BaseModel):
         0.5,
         ge=0.0,
         description="Reranker: weight of an extra facet, the BM25 match of the question and "
-        "its subqueries among the candidate pool (IDF within the pool; the best match scores "
-        "this much), next to the cosine facets. Trades exact words (names, line items) "
+        "its subqueries among the candidate pool (a component's text with its section "
+        "headings; IDF within the pool; the best match scores this much), next to the cosine "
+        "facets. Trades exact words (names, line items) "
         "against paraphrase. Tuning halves, all-gold@10 for 0 / 0.25 / 0.5 / 0.75: OTT-QA "
         "0.773 / 0.791 / 0.791 / 0.791 (R@10 0.973 -> 0.991), HotpotQA 0.897 at all (R@10 "
         "0.974 -> 1.0), link-less OTT-QA 0.718 / 0.727 / 0.727 / 0.727; FinanceBench "
