@@ -143,7 +143,8 @@ def lexical_text(index: CorpusIndex, node_id: str) -> str:
     heading it sits under ("Consolidated Balance Sheets") is what a question names.
     """
     section = index.graph.node(node_id).attrs.get("section") or []
-    return "\n".join([full_text(index, node_id), *section])
+    headings = [section] if isinstance(section, str) else [str(h) for h in section]
+    return "\n".join([full_text(index, node_id), *headings])
 
 
 def with_lexical_facet(
