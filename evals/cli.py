@@ -15,6 +15,7 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 from evals.regressions import DEFAULT_CANDIDATE
+from graph_agent.cli_options import ChromaOpt
 from graph_agent.render import make_console
 from state.context import Backend
 
@@ -81,7 +82,7 @@ def eval_command(
     langsmith: Annotated[
         bool, typer.Option("--langsmith/--no-langsmith", help="Also run langsmith.evaluate.")
     ] = False,
-    chroma_url: Annotated[str | None, typer.Option(help="Chroma server URL.")] = None,
+    chroma_url: ChromaOpt = None,
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
     single_doc: SingleDocOpt = False,
     judge: JudgeOpt = False,

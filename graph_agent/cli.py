@@ -16,6 +16,20 @@ from rich.markup import escape
 
 from graph_agent import render
 from graph_agent.api import RunResult
+from graph_agent.cli_options import (
+    AblationOpt,
+    BaseUrlOpt,
+    ChatModelOpt,
+    ChromaOpt,
+    ContinueOpt,
+    DocOpt,
+    IndexOpt,
+    JsonOpt,
+    LocalModelOpt,
+    PriceTableOpt,
+    ReplaySystemOpt,
+    VisionOpt,
+)
 from graph_agent.systems import ASK_SYSTEMS, ablation_switches, ask_system
 from state.context import DEFAULT_INDEX_DIR
 from tools.errors import FiFError
@@ -33,34 +47,8 @@ out = render.make_console()
 err = render.make_console(stderr=True)
 _state = {"debug": False}
 
-IndexOpt = Annotated[Path, typer.Option("--index", "-i", help="Index folder.")]
 DEFAULT_INDEX = Path(DEFAULT_INDEX_DIR)
-ChromaOpt = Annotated[str | None, typer.Option(help="Chroma server URL (http://host:port).")]
-JsonOpt = Annotated[bool, typer.Option("--json/--no-json", help="Print JSON for machines.")]
-DocOpt = Annotated[
-    list[str] | None, typer.Option("--doc", help="Search only this document (repeatable).")
-]
-AblationOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        help="FiF: no_backtracking | no_llm_traversal | no_global_hop | fixed_granularity | "
-        "no_planner; other systems list theirs on a wrong name (repeatable)"
-    ),
-]
-VisionOpt = Annotated[
-    bool | None, typer.Option("--vision/--no-vision", help="Send images to the chat model.")
-]
-ContinueOpt = Annotated[
-    bool, typer.Option("--continue/--no-continue", help="Follow up on --thread's earlier run.")
-]
 SYSTEM_HELP = " | ".join(ASK_SYSTEMS)
-ReplaySystemOpt = Annotated[
-    str, typer.Option(help="Whose checkpoints: fif | reagent | extraction (resume and fork: fif).")
-]
-PriceTableOpt = Annotated[
-    str | None,
-    typer.Option(help="JSON or a JSON file: model -> \\[usd_in, usd_out] per million tokens."),
-]
 
 
 @app.callback()
@@ -93,9 +81,9 @@ def build(
         bool, typer.Option("--triplets/--no-triplets", help="LLM triplet KB for MMAPG (README).")
     ] = False,
     backend: Annotated[str | None, typer.Option(help="openai | local: --triplets' model.")] = None,
-    chat_model: Annotated[str | None, typer.Option(help="Model name (openai backend).")] = None,
-    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server URL.")] = None,
-    local_model: Annotated[str | None, typer.Option(help="GGUF file (local backend).")] = None,
+    chat_model: ChatModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    local_model: LocalModelOpt = None,
     regions: Annotated[
         str, typer.Option(help="Image regions: fixed | <module>:<callable> (a proposer factory).")
     ] = "fixed",
@@ -162,9 +150,9 @@ def ask(
     thread: Annotated[str | None, typer.Option(help="Thread id (default: a new one).")] = None,
     continue_thread: ContinueOpt = False,
     backend: Annotated[str, typer.Option(help="offline | openai | local")] = "offline",
-    chat_model: Annotated[str | None, typer.Option(help="Model name (openai backend).")] = None,
-    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible server URL.")] = None,
-    local_model: Annotated[str | None, typer.Option(help="GGUF file (local backend).")] = None,
+    chat_model: ChatModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    local_model: LocalModelOpt = None,
     k: Annotated[int, typer.Option("-k", min=1, max=100)] = 10,
     answer: Annotated[bool, typer.Option("--answer/--no-answer")] = False,
     max_steps: Annotated[int | None, typer.Option(help="Traversal budget.")] = None,

@@ -9,11 +9,17 @@ from __future__ import annotations
 import ipaddress
 import logging
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
+from graph_agent.cli_options import (
+    BaseUrlOpt,
+    ChatModelOpt,
+    ChromaOpt,
+    IndexOpt,
+    LocalModelOpt,
+)
 from tools.errors import ConfigError, MissingDependencyError
 
 if TYPE_CHECKING:
@@ -28,7 +34,7 @@ DEFAULT_PORT = 8765
 
 
 def mcp_command(
-    index: Annotated[Path, typer.Option("--index", "-i", help="Index folder.")],
+    index: IndexOpt,
     transport: Annotated[
         str, typer.Option(help="stdio (an assistant launches the server) | http")
     ] = "stdio",
@@ -44,11 +50,11 @@ def mcp_command(
     preload: Annotated[
         bool, typer.Option("--preload/--lazy", help="Open the index and model at startup.")
     ] = True,
-    chroma_url: Annotated[str | None, typer.Option(help="Chroma server URL.")] = None,
+    chroma_url: ChromaOpt = None,
     backend: Annotated[str | None, typer.Option(help="ask: offline | openai | local")] = None,
-    chat_model: Annotated[str | None, typer.Option(help="ask: model (openai backend).")] = None,
-    base_url: Annotated[str | None, typer.Option(help="ask: OpenAI-compatible URL.")] = None,
-    local_model: Annotated[str | None, typer.Option(help="ask: GGUF file (local).")] = None,
+    chat_model: ChatModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    local_model: LocalModelOpt = None,
     max_steps: Annotated[int | None, typer.Option(help="ask: traversal budget.")] = None,
 ) -> None:
     """Serve search, ask, get_component, get_document and get_page over MCP."""
