@@ -49,13 +49,13 @@ def sqlite_checkpointer(index_dir: str | Path) -> Iterator[SqliteSaver]:
 
 
 def run_config(
-    thread_id: str, context: Context, checkpoint_id: str | None = None
+    thread_id: str, context: Context, checkpoint_id: str | None = None, graph_name: str = "fif"
 ) -> dict[str, Any]:
-    """Return the LangGraph config of a FiF thread, carrying the Context in its metadata."""
+    """Return the LangGraph config of a thread, recording its graph and Context in metadata."""
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
         configurable["checkpoint_id"] = checkpoint_id
-    return {"configurable": configurable, "metadata": thread_metadata("fif", context)}
+    return {"configurable": configurable, "metadata": thread_metadata(graph_name, context)}
 
 
 def ask_checkpointed(

@@ -1,8 +1,10 @@
 """Run a system on a question (or fork a thread) in the background, feeding the thread's event log.
 
-Graph systems whose checkpoints the replay library reads (`graph_agent.replay.REPLAY_GRAPHS`)
-stream their steps from the compiled graph over the same SQLite checkpointer `fif ask` uses;
-the others run through the registry's ask and log their step records once they finish.
+Graphs that one stream runs whole (`STREAMED`) stream their steps from the compiled graph
+over the same SQLite checkpointer `fif ask` uses; the others run through the registry's ask
+(ReAgent's, whose global backtracking forks the thread between invocations) and log their
+step records once they finish. Every run records its graph's name on its checkpoints
+(`graph_agent.threads.GRAPH_KEY`), as `fif ask` does.
 """
 
 from __future__ import annotations
@@ -14,8 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
+
 from graph_agent.replay import REPLAY_GRAPHS, run_config, sqlite_checkpointer
 from graph_agent.systems import ask_system
+from graph_agent.threads import GRAPH_KEY
 from serve.errors import ConflictError
 from serve.events import EventLogs
 from serve.steps import checkpoint_steps, step_summary
@@ -25,8 +30,8 @@ from tools.layered_graph import LayeredGraph
 
 logger = logging.getLogger(__name__)
 
-SYSTEM_KEY = "fif_system"
-"""Checkpoint metadata naming the system that ran a thread (runs started by the server)."""
+STREAMED = ("fif", "extraction")
+"""Graphs whose whole run is one `stream` call, so their steps show live."""
 
 
 @dataclass(frozen=True)
@@ -44,7 +49,7 @@ class RunRequest:
 
 def streams(system: str) -> bool:
     """Tell whether a system's steps stream live (else they are logged when it finishes)."""
-    return system in REPLAY_GRAPHS
+    return system in STREAMED
 
 
 def start_run(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> threading.Thread:
@@ -102,8 +107,9 @@ def _streamed(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> dict
     """Stream the graph's updates into the log; return the thread's final state values."""
     with sqlite_checkpointer(request.context.index_dir) as saver:
         compiled = REPLAY_GRAPHS[request.system](saver)
-        config = run_config(request.thread_id, request.context, request.checkpoint_id)
-        config["metadata"][SYSTEM_KEY] = request.system
+        config = run_config(
+            request.thread_id, request.context, request.checkpoint_id, request.system
+        )
         if request.subquery:
             config = _edited(compiled, config, request.subquery)
         graph_input = None if request.checkpoint_id else {"question": request.question}
@@ -177,18 +183,21 @@ def rebuild_log(logs: EventLogs, graph: LayeredGraph, index_dir: str, thread_id:
 def thread_history(index_dir: str, thread_id: str) -> tuple[str, list[Any]] | None:
     """Return the system of a thread and its checkpoints (newest first); None if it has none.
 
-    The system is the one the server recorded in the metadata, else guessed from the state:
-    FiF keeps `decisions`, ReAgent and the extraction loop a `trace`.
+    The system is the graph its checkpoints record (`GRAPH_KEY`); a thread saved before
+    graphs were recorded is recognised by its state: FiF keeps `decisions`, ReAgent and the
+    extraction loop a `trace`.
     """
-    for system, compile_graph in REPLAY_GRAPHS.items():
-        with sqlite_checkpointer(index_dir) as saver:
-            config = {"configurable": {"thread_id": thread_id}}
-            history = list(compile_graph(saver).get_state_history(config))
-        if not history:
-            return None
-        recorded = (history[0].metadata or {}).get(SYSTEM_KEY)
-        values = history[0].values or {}
-        looks_like = "decisions" in values if system == "fif" else "trace" in values
-        if recorded == system or (recorded is None and looks_like):
-            return system, history
+    config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
+    with sqlite_checkpointer(index_dir) as saver:
+        metadata = [dict(saved.metadata) for saved in saver.list(config)]  # read whole
+        recorded = next((m[GRAPH_KEY] for m in metadata if GRAPH_KEY in m), None)
+        guesses = [recorded] if recorded is not None else list(REPLAY_GRAPHS)
+        for system in guesses:
+            if system not in REPLAY_GRAPHS:
+                return None
+            history = list(REPLAY_GRAPHS[system](saver).get_state_history(config))
+            values = (history[0].values or {}) if history else {}
+            looks_like = "decisions" in values if system == "fif" else "trace" in values
+            if history and (recorded is not None or looks_like):
+                return system, history
     return None

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from graph_agent.replay import sqlite_checkpointer
-from serve.runs import SYSTEM_KEY
+from graph_agent.threads import GRAPH_KEY
 from tools.manifest import CHECKPOINT_FILE
 
 LATEST_THREADS = """
@@ -52,7 +52,7 @@ def _thread(saver: Any, row: tuple[str, str, int]) -> dict[str, Any]:
     return {
         "thread_id": thread_id,
         "question": str(values.get("question", "")),
-        "system": metadata.get(SYSTEM_KEY),
+        "system": metadata.get(GRAPH_KEY),
         "checkpoints": int(count),
         "updated": latest.checkpoint.get("ts", "") if latest else "",
         "finished": bool(values.get("ranking") is not None),

@@ -62,6 +62,18 @@ def test_a_started_run_streams_from_its_thread_log(client: TestClient) -> None:
     assert [e["id"] for e in again] == [e["id"] for e in events[1:]]
 
 
+def test_every_run_records_its_system_on_its_checkpoints(client: TestClient) -> None:
+    asked = client.post("/api/ask", json={"question": QUESTION}).json()
+    started = client.post("/api/runs", json={"question": QUESTION, "system": "reagent"}).json()
+    events = sse(client, started["events"])  # ReAgent runs whole (its backtracks fork), then logs
+    assert events[-1]["event"] == "end" and "failed" not in events[-1]["data"]
+    systems = {t["thread_id"]: t["system"] for t in client.get("/api/threads").json()["threads"]}
+    assert systems[asked["thread_id"]] == "fif"
+    assert systems[started["thread_id"]] == "reagent"
+    rows = client.get(f"/api/threads/{started['thread_id']}/checkpoints").json()
+    assert rows["system"] == "reagent" and rows["checkpoints"]
+
+
 def test_threads_list_past_runs_and_replay_them_from_checkpoints(client: TestClient) -> None:
     asked = client.post("/api/ask", json={"question": QUESTION}).json()  # not streamed: no log
     threads = client.get("/api/threads").json()["threads"]
