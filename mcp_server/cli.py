@@ -6,7 +6,6 @@ the protocol owns stdout.
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Literal
@@ -21,6 +20,7 @@ from graph_agent.cli_options import (
     LocalModelOpt,
 )
 from tools.errors import ConfigError, MissingDependencyError
+from tools.loopback import is_loopback
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-LOOPBACK_NAMES = {"localhost"}
 DEFAULT_PORT = 8765
 
 
@@ -107,11 +106,7 @@ def _transport(name: str) -> Literal["stdio", "streamable-http"]:
 
 def _check_host(host: str, allow_remote: bool) -> None:
     """Refuse a non-loopback interface unless asked for: the server has no authentication."""
-    try:
-        loopback = host in LOOPBACK_NAMES or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if loopback:
+    if is_loopback(host):
         return
     if not allow_remote:
         raise ConfigError(

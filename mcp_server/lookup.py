@@ -38,7 +38,7 @@ def document(graph: LayeredGraph, doc_id: str) -> NodeView:
             f"{doc_id!r} is a component, not a document; its document is {owner!r} "
             "(or call get_component with this id)"
         )
-    close = _closest(doc_id, list(graph.nodes_at(0)))
+    close = _closest(doc_id, list(graph.documents()))
     raise ToolInputError(f"no document {doc_id!r} in the index; {_hint(close, 'search')}")
 
 
@@ -58,7 +58,7 @@ def component(graph: LayeredGraph, component_id: str) -> NodeView:
         close = _closest(component_id, pool)
         where = f"document {doc_id!r} has {len(pool)} components"
         raise ToolInputError(f"no component {component_id!r}; {where}; {_hint(close, 'doc')}")
-    close = _closest(doc_id, list(graph.nodes_at(0)))
+    close = _closest(doc_id, list(graph.documents()))
     raise ToolInputError(
         f"no component {component_id!r}: no document {doc_id!r} in the index; "
         f"{_hint(close, 'search')}"

@@ -34,7 +34,7 @@ async def indices(state: Annotated[Served, Depends(served)]) -> dict[str, Any]:
     """List the served indices (the first is the default of `?index=`), with their sizes."""
     return {
         "indices": [
-            {"name": name, "documents": sum(1 for _ in entry.index.graph.nodes_at(0))}
+            {"name": name, "documents": len(entry.index.graph.documents())}
             for name, entry in state.indices.items()
         ],
         "default": next(iter(state.indices)),

@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from tools.errors import ConfigError
+from tools.loopback import is_loopback
 
-LOOPBACK_NAMES = ("localhost",)
 INDEX_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 MAX_INDICES = 4
 """Indices one server holds: `tools.corpus_index.open_index` keeps four open, and an agent run
 reopens its index through it, so a fifth would be reloaded run after run."""
-
-
-def is_loopback(host: str) -> bool:
-    """Tell whether a bind address only accepts connections from this machine."""
-    if host in LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @dataclass(frozen=True)
