@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from nodes.lexical import numbers
 from tools.sparse_index import terms
 
 INSTRUCTION = re.compile(
@@ -22,7 +23,6 @@ INSTRUCTION = re.compile(
     re.IGNORECASE,
 )
 """Text that addresses the model instead of describing the world (a prompt injection)."""
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NAME = re.compile(r"\b[A-Z][\w'’-]+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 YES_NO = frozenset({"yes", "no"})
@@ -88,8 +88,7 @@ def unsupported_answer(answer: str | None, evidence: Sequence[str]) -> str | Non
 
 def _covers(answer: str, sentence: str) -> bool:
     """Tell whether a text holds the answer's numbers, names and most of its words."""
-    numbers = {n.replace(",", "") for n in _NUMBER.findall(answer)}
-    if not numbers <= {n.replace(",", "") for n in _NUMBER.findall(sentence)}:
+    if not set(numbers(answer)) <= set(numbers(sentence)):
         return False
     sentence_terms = terms(sentence)
     names = _words(" ".join(_NAME.findall(answer)))

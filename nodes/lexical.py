@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from tools.sparse_index import QUERY_STOPWORDS, terms
 
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 STOPWORDS = frozenset(QUERY_STOPWORDS)
 """Words that never count as content: the BM25 stopwords plus question words and pronouns."""
 
@@ -33,3 +34,8 @@ def coverage(query: str, evidence: str) -> float:
     if not wanted:
         return 1.0
     return len(wanted & terms(evidence)) / len(wanted)
+
+
+def numbers(text: str) -> list[str]:
+    """Return the numbers a text states, without thousands separators, in order, once each."""
+    return list(dict.fromkeys(n.replace(",", "") for n in _NUMBER.findall(text)))

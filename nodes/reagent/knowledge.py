@@ -14,20 +14,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from nodes.lexical import STOPWORDS, content_words, coverage, stems
+from nodes.lexical import STOPWORDS, content_words, coverage, numbers, stems
 from state.reagent_state import Assertion
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 ROW_CELL_SEPARATOR = " | "
 """How `state.render.row_text` joins a row's `column: value` cells."""
 
 Contradicts = Callable[[Assertion, Assertion], bool]
-
-
-def numbers(text: str) -> list[str]:
-    """Return the numbers a text states, without thousands separators, in order, once each."""
-    return list(dict.fromkeys(n.replace(",", "") for n in _NUMBER.findall(text)))
 
 
 def row_key(row_text: str) -> str:
