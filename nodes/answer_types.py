@@ -11,6 +11,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from nodes.lexical import STOPWORDS
+from tools.sparse_index import stem_words
+
 AnswerKind = Literal["yesno", "choice", "date", "year", "number", "person", "place", "entity"]
 Order = Literal["min_year", "max_year", "max_number", "min_number"]
 
@@ -75,6 +78,17 @@ class QuestionShape:
 def tokens(text: str) -> list[str]:
     """Return the words and punctuation marks of a text, in order."""
     return WORD.findall(text)
+
+
+def content_tokens(text: str) -> list[str]:
+    """Return the lowercased content words of a text (no stopwords or punctuation), in order."""
+    words = (t.lower() for t in tokens(text))
+    return [w for w in words if w[:1].isalnum() and w not in STOPWORDS]
+
+
+def content_stems(text: str) -> set[str]:
+    """Return the stems of a text's content words."""
+    return set(stem_words(content_tokens(text)))
 
 
 def question_shape(question: str) -> QuestionShape:

@@ -11,19 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from nodes.answer_types import QuestionShape, tokens
+from nodes.answer_types import QuestionShape, content_stems, tokens
 from nodes.span_candidates import SpanKind, first_value, name_spans
-from tools.sparse_index import QUERY_STOPWORDS, stem_words
 
 if TYPE_CHECKING:
     from nodes.span_candidates import Evidence
-
-_STOP = frozenset(QUERY_STOPWORDS)
-
-
-def _stems(text: str) -> set[str]:
-    words = [w.lower() for w in tokens(text) if w[:1].isalnum() and w.lower() not in _STOP]
-    return set(stem_words(words))
 
 
 def evidence_of(name: str, evidence: Sequence[Evidence], share: float) -> Evidence | None:
@@ -31,11 +23,11 @@ def evidence_of(name: str, evidence: Sequence[Evidence], share: float) -> Eviden
 
     `share` (ReaderTuning.option_share) is the part of the name's words it must contain.
     """
-    wanted = _stems(name)
+    wanted = content_stems(name)
     if not wanted:
         return None
     for item in sorted(evidence, key=lambda e: e.rank):
-        said = _stems(" ".join((item.title, *item.sentences, *item.header)))
+        said = content_stems(" ".join((item.title, *item.sentences, *item.header)))
         if len(wanted & said) / len(wanted) >= share:
             return item
     return None
@@ -59,12 +51,12 @@ def yes_or_no(question: str, evidence: Sequence[Evidence], share: float) -> str:
     """Return "no" when an entity the question names has evidence lacking its predicate."""
     words = tokens(question)
     entities = [span.text for span in name_spans(words) if span.start > 0]
-    named = set().union(*(_stems(entity) for entity in entities)) if entities else set()
-    predicate = _stems(question) - named
+    named = set().union(*(content_stems(entity) for entity in entities)) if entities else set()
+    predicate = content_stems(question) - named
     if not entities or not predicate:
         return "yes"
     for entity in entities:
         item = evidence_of(entity, evidence, share)
-        if item is not None and not predicate & _stems(" ".join(item.sentences)):
+        if item is not None and not predicate & content_stems(" ".join(item.sentences)):
             return "no"
     return "yes"

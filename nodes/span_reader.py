@@ -14,7 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nodes.answer_types import AnswerKind, QuestionShape, question_shape, tokens
+from nodes.answer_types import (
+    AnswerKind,
+    QuestionShape,
+    content_stems,
+    content_tokens,
+    question_shape,
+    tokens,
+)
 from nodes.cell_reader import cell_candidates
 from nodes.choice_reader import choose_option, yes_or_no
 from nodes.span_candidates import Evidence, Span, SpanKind, sentence_spans
@@ -28,7 +35,7 @@ from nodes.span_shapes import (
     token_marks,
 )
 from state.reader_tuning import ReaderTuning
-from tools.sparse_index import QUERY_STOPWORDS, stem_words
+from tools.sparse_index import stem_words
 
 KIND_FIT: dict[AnswerKind, dict[SpanKind, float]] = {
     "date": {"date": 1.0, "year": 0.9, "number": 0.1, "name": 0.05, "phrase": 0.02},
@@ -39,7 +46,6 @@ KIND_FIT: dict[AnswerKind, dict[SpanKind, float]] = {
     "entity": {"name": 1.0, "phrase": 0.6, "date": 0.3, "year": 0.3, "number": 0.3},
 }
 """How well a span kind answers each answer type (rows: the question's, columns: the span's)."""
-_STOP = frozenset(QUERY_STOPWORDS)
 
 
 @dataclass(frozen=True)
@@ -72,9 +78,9 @@ def candidates(
     """Score every span of the evidence's sentences and every cell of its best rows."""
     if shape.kind not in KIND_FIT:  # a closed question's spans: score them as entities
         shape = QuestionShape("entity", pivot=shape.pivot)
-    asked = set(stem_words(content_tokens(question)))
+    asked = content_stems(question)
     lowercase = " ".join(w for w in tokens(question) if w.islower())
-    relation = set(stem_words(content_tokens(lowercase)))
+    relation = content_stems(lowercase)
     titles = {plain(item.title) for item in evidence}
     found: list[Scored] = []
     for item in evidence:
@@ -88,11 +94,6 @@ def candidates(
             )
             found += [Scored(text, score) for text, score in cells]
     return found
-
-
-def content_tokens(text: str) -> list[str]:
-    """Return the lowercased content words of a text (no stopwords or punctuation), in order."""
-    return [w for w in (t.lower() for t in tokens(text)) if w[:1].isalnum() and w not in _STOP]
 
 
 def _sentence_candidates(
@@ -157,4 +158,4 @@ def _share(text: str, asked: set[str]) -> float:
     """Return the share of the question's content stems that a text contains."""
     if not asked:
         return 0.0
-    return len(asked & set(stem_words(content_tokens(text)))) / len(asked)
+    return len(asked & content_stems(text)) / len(asked)
