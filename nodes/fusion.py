@@ -64,13 +64,31 @@ def residual_fit(
         by_source.setdefault(source, []).append(target)
     texts = {source: full_text(index, source) for source in by_source}
     with meter.timed("embedding"):  # one batch: a call per source costs more than the work
-        vectors = index.embed_queries([residual_text(question, [t]) for t in texts.values()])
+        vectors = index.embed_queries(residual_queries(index, question, pairs))
     result: dict[tuple[str, str], float] = {}
     for (source, targets), vector in zip(by_source.items(), vectors, strict=True):
         weight = coverage(question, texts[source])  # a residual is as sharp as its source
         for target, (value, _) in component_scores(index, vector, targets, meter).items():
             result[(source, target)] = weight * value
     return result
+
+
+def embed_ahead(index: CorpusIndex, texts: Sequence[str], meter: CostMeter) -> None:
+    """Embed query texts in one batch ahead of their use (the index caches them for the run).
+
+    One batched pass of a few short texts costs about what one text alone does, so the
+    planner embeds the plan's texts and the reranker its facets and chain residuals at once.
+    """
+    with meter.timed("embedding"):
+        index.embed_queries(list(texts))
+
+
+def residual_queries(
+    index: CorpusIndex, question: str, pairs: Sequence[tuple[str, str]]
+) -> list[str]:
+    """Return what each chain source leaves of the question, in the sources' first order."""
+    sources = dict.fromkeys(source for source, _ in pairs)
+    return [residual_text(question, [full_text(index, source)]) for source in sources]
 
 
 def path_penalties(
@@ -188,19 +206,19 @@ def chain_ranking(
     """Rank candidates by late interaction over single components and link chains.
 
     `tuning` (defaults if None) weighs chains and keeps `first_hop_slots` of the top k for
-    the strongest first-step finds (see `keep_first_hop`). Returns the ranking and each
-    candidate's single-component score.
+    the strongest first-step finds (`keep_first_hop`). Returns the ranking and each
+    candidate's single-component score. Every query text is embedded in one batch first.
     """
-    tuning = tuning or FiFTuning()
-    ids = list(candidates)
-    matrix = reranker_profiles(index, facets(question, subqueries), ids, meter, tuning)
+    tuning, ids = tuning or FiFTuning(), list(candidates)
+    facet_texts, pairs = facets(question, subqueries), chains(index, ids)
+    embed_ahead(index, [*facet_texts, *residual_queries(index, question, pairs)], meter)
+    matrix = reranker_profiles(index, facet_texts, ids, meter, tuning)
     position = {node: i for i, node in enumerate(ids)}
     single = item_scores(matrix)
     units: list[tuple[float, tuple[str, ...]]] = [
         (float(single[i]), (node,)) for i, node in enumerate(ids)
     ]
     penalty = path_penalties(index, question, candidates, meter, tuning.lexical_weight)
-    pairs = chains(index, ids)
     rest = residual_fit(index, question, pairs, meter)
     sources = np.array([position[source] for source, _ in pairs], dtype=np.int64)
     targets = np.array([position[target] for _, target in pairs], dtype=np.int64)

@@ -6,6 +6,7 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.fusion import embed_ahead, facets
 from nodes.guards import ungrounded
 from nodes.orchestrator import serialize_memory, serialize_subqueries
 from nodes.plan_heuristics import decompose, replan
@@ -89,6 +90,7 @@ def _initial_plan(
 ) -> PlannerUpdate:
     question = state["question"]
     if context.no_planner:
+        embed_ahead(index, facets(question, [question]), meter)
         return {
             "subqueries": _subqueries([question], 0, "initial"),
             "cost": meter.as_dict(),
@@ -105,8 +107,10 @@ def _initial_plan(
         lambda: decompose(index, question, context.max_subqueries),
         [lambda tasks: ungrounded(tasks, [question])],
     )
+    tasks = decided.value[: context.max_subqueries]
+    embed_ahead(index, facets(question, tasks), meter)  # the hops' subqueries, the facets
     return {
-        "subqueries": _subqueries(decided.value[: context.max_subqueries], 0, "initial"),
+        "subqueries": _subqueries(tasks, 0, "initial"),
         "cost": meter.as_dict(),
         **fallbacks_of("planner", decided),
     }

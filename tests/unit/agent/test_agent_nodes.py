@@ -13,12 +13,14 @@ from scripted_model import ScriptedChatModel, verdict
 
 from nodes.answerer import answerer
 from nodes.evaluator import EvaluatorUpdate, evaluator
+from nodes.fusion import facets
 from nodes.orchestrator import OrchestratorUpdate, orchestrator
 from nodes.planner import PlannerUpdate, planner
 from nodes.reranker import reranker
 from nodes.rules import LADDER
 from nodes.traverser import TraverserUpdate, traverser
 from state.context import Context
+from tools.corpus_index import open_index
 
 COMPARISON = "Who was born first, Marie Curie or Pierre Curie?"
 
@@ -49,6 +51,23 @@ def test_planner_splits_only_comparisons_of_named_entities(
     for item, entity, index in zip(subqueries, expected, range(len(expected)), strict=True):
         assert entity in item["text"] and item["index"] == index
         assert (item["status"], item["answer"], item["origin"]) == ("unknown", None, "initial")
+
+
+def test_the_plan_is_embedded_ahead_in_one_batch(mini_index: Path, monkeypatch) -> None:
+    """The hops' subqueries and the reranker's facets cost one embedding pass, at the planner."""
+    index = open_index(mini_index)  # the shared index the nodes open
+    index.forget_queries()
+    batches: list[list[str]] = []
+    embed = index.text_embedder.embed
+    monkeypatch.setattr(
+        index.text_embedder, "embed", lambda texts: batches.append(list(texts)) or embed(texts)
+    )
+    question = "Is Warsaw older than Paris, and which river runs through each?"
+    update = planner({"question": question}, runtime(mini_index))
+    texts = facets(question, [s["text"] for s in update["subqueries"]])
+    assert len(texts) > 1 and batches == [texts]
+    index.embed_queries(texts)  # the traverser's and the reranker's lookups: all cached
+    assert len(batches) == 1
 
 
 def test_replanning_appends_new_subqueries_only(mini_index: Path) -> None:
