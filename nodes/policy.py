@@ -1,7 +1,8 @@
 """The rule orchestrator (the LLM orchestrator's offline twin) and the rule check of any action.
 
 For the current subquery: start cheap (neighbors of a success whose evidence links on,
-else a global vector hop); follow links after a relevant but unfinished hop; escalate one
+else a global vector hop); follow links after a relevant but unfinished hop, and end its
+ladder once those links are spent (a finer search re-finds the same evidence); escalate one
 rung after a failure; after repeated failures re-anchor to the best earlier success and
 rewrite the subquery; replan after failures from several anchors; stop when every
 subquery is answerable, the ladders are exhausted, or a budget is used.
@@ -159,6 +160,7 @@ def _for_subquery(
                 last["step"],
                 f"step {last['step']} is relevant but links on: follow its links",
             ), []
+        return None  # escalation follows failures: a relevant find whose links are spent ends it
     if should_backtrack(state, context, subquery["index"]):
         backtracked = _backtrack(state, context, graph, subquery)
         if backtracked is not None:

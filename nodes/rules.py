@@ -79,7 +79,7 @@ def repeats_failure(
     history: Sequence[StepRecord], subquery: str, anchor: int | None, strategy: Strategy
 ) -> bool:
     """Tell whether this route (intent, anchor, modes, granularity) already failed."""
-    return routing_pattern(subquery, anchor, strategy) in failed_patterns(history)
+    return routing_pattern(subquery, anchor, strategy, history) in failed_patterns(history)
 
 
 def next_rung(
@@ -100,7 +100,7 @@ def next_rung(
         strategy = with_fixed_granularity(rung, context)
         if not allowed(strategy, context, anchor is not None, first_step):
             continue
-        if routing_pattern(subquery, anchor, strategy) not in tried:
+        if routing_pattern(subquery, anchor, strategy, history) not in tried:
             return strategy
     return None
 

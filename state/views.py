@@ -19,23 +19,45 @@ def intent_of(subquery: str) -> str:
     return " ".join(sorted(set(_WORD.findall(subquery.lower()))))
 
 
-def routing_pattern(subquery: str, anchor: int | None, strategy: Strategy) -> RoutingPattern:
-    """Return the routing pattern of a traversal (the anchor only matters to a neighbors hop)."""
+def routing_pattern(
+    subquery: str,
+    anchor: int | None,
+    strategy: Strategy,
+    history: Sequence[StepRecord] = (),
+) -> RoutingPattern:
+    """Return the routing pattern of a traversal (the anchor only matters to a neighbors hop).
+
+    With the history at hand, a neighbors hop's anchor is named by the evidence it follows
+    (`anchor_evidence`), so following the links of the same top find again is one route.
+    """
     if strategy["doc_mode"] != "neighbors":
         anchor = None
     return (
         intent_of(subquery),
-        "" if anchor is None else str(anchor),
+        anchor_evidence(history, anchor),
         strategy["doc_mode"],
         strategy["comp_mode"],
         strategy["granularity"],
     )
 
 
+def anchor_evidence(history: Sequence[StepRecord], anchor: int | None) -> str:
+    """Name an anchor step by its top component ("" for no anchor, the step number if unknown).
+
+    A links hop reads its anchor's best find first; when a later success of the same
+    subquery tops with the same component, its links lead where the earlier hop went.
+    """
+    if anchor is None:
+        return ""
+    if 0 <= anchor < len(history) and history[anchor]["components"]:
+        return history[anchor]["components"][0]["id"]
+    return str(anchor)
+
+
 def failed_patterns(history: Sequence[StepRecord]) -> set[RoutingPattern]:
     """Return the routing patterns of every failed traversal."""
     return {
-        routing_pattern(h["subquery"], h["anchor"], h["strategy"])
+        routing_pattern(h["subquery"], h["anchor"], h["strategy"], history)
         for h in history
         if not h["success"]
     }
@@ -43,7 +65,7 @@ def failed_patterns(history: Sequence[StepRecord]) -> set[RoutingPattern]:
 
 def tried_patterns(history: Sequence[StepRecord]) -> set[RoutingPattern]:
     """Return the routing patterns of every traversal so far, whatever its outcome."""
-    return {routing_pattern(h["subquery"], h["anchor"], h["strategy"]) for h in history}
+    return {routing_pattern(h["subquery"], h["anchor"], h["strategy"], history) for h in history}
 
 
 def steps_for(history: Sequence[StepRecord], subquery_index: int) -> list[StepRecord]:

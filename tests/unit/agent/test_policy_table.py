@@ -109,6 +109,14 @@ def test_enforce_never_mutates_the_proposal() -> None:
 MARIE = ["marie_curie::p0"]
 
 
+def relevant(number: int, components: list[str]) -> dict:
+    """A successful vector hop whose evidence links on (success, not answerable)."""
+    return step(number, rung=2, success=True, answerable=False, components=components)
+
+
+RELEVANT_0 = step(0, rung=1, success=True, answerable=False, components=MARIE)
+
+
 @pytest.mark.parametrize(
     ("history", "subqueries", "context", "expected"),
     [
@@ -147,6 +155,18 @@ MARIE = ["marie_curie::p0"]
             ("stop", "exhausted its ladder"),
         ),
         (
+            [RELEVANT_0, step(1, rung=0, anchor=0), relevant(2, MARIE)],
+            [subquery(0, "not answerable")],
+            Context(),
+            ("stop", "exhausted its ladder"),  # the same top find: its links were followed
+        ),
+        (
+            [RELEVANT_0, step(1, rung=0, anchor=0), relevant(2, ["warsaw::p0"])],
+            [subquery(0, "not answerable")],
+            Context(),
+            ("search", 0, NEIGHBORS, 2, "follow its links"),  # new evidence links on
+        ),
+        (
             [step(0, rung=5)],
             [subquery(0), subquery(1)],
             Context(),
@@ -163,6 +183,8 @@ MARIE = ["marie_curie::p0"]
         "no-backtracking",
         "replan",
         "ladder-exhausted",
+        "links-spent-end-the-ladder",
+        "new-evidence-links-on",
         "advance-after-llm-llm",
     ],
 )

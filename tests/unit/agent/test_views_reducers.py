@@ -106,6 +106,19 @@ def test_routing_pattern(a, b, same) -> None:
     assert (routing_pattern(*a) == routing_pattern(*b)) is same
 
 
+def test_links_of_the_same_top_find_are_one_route() -> None:
+    """Two successes topped by the same component lead to the same links: one route."""
+    history = [
+        step(0, rung=1, success=True, answerable=False, components=["t::table", "a::p0"]),
+        step(1, rung=0, anchor=0),
+        step(2, rung=2, success=True, answerable=False, components=["t::table", "b::p0"]),
+        step(3, rung=3, success=True, answerable=False, components=["c::p0"]),
+    ]
+    assert routing_pattern("find target 0", 2, LADDER[0], history) in failed_patterns(history)
+    assert routing_pattern("find target 0", 3, LADDER[0], history) not in tried_patterns(history)
+    assert routing_pattern("find target 0", 2, LADDER[0]) not in tried_patterns(history)
+
+
 def test_failed_and_tried_patterns_differ_by_outcome() -> None:
     history = [step(0, success=True), step(1, rung=2)]
     assert failed_patterns(history) == {routing_pattern("find target 0", None, LADDER[2])}
