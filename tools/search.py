@@ -60,6 +60,9 @@ def score_vec(
     vector = _vector(index, query, meter)
     doc_ids = index.within(doc_ids)
     docs = doc_ids if doc_ids is not None else index.graph.documents()
+    if target == "component" and doc_ids is not None and index.image_scores() is None:
+        if len(doc_ids) <= EXACT_DOCUMENTS:
+            return exact_components(index, vector, granularity, k, doc_ids, meter)
     if target == "document" and index.image_scores() is None:
         if len(docs) <= EXACT_DOCUMENTS:
             return exact_documents(index, vector, granularity, k, docs, meter)
@@ -91,6 +94,31 @@ def exact_documents(
         best = index.best_per_parent(granularity, vector, docs)
     top = sorted(best.items(), key=lambda item: (-item[1][0], item[0]))[:k]
     return [ScoredNode(doc, doc, "document", score, evidence) for doc, (score, evidence) in top]
+
+
+def exact_components(
+    index: CorpusIndex,
+    vector: np.ndarray,
+    granularity: Granularity,
+    k: int,
+    docs: Sequence[str],
+    meter: CostMeter,
+) -> list[ScoredNode]:
+    """Return the top-k components of `docs` by their best row at `granularity`, exactly.
+
+    A search inside a few documents (the single-document setting, a chosen document set)
+    scores every component from the vector cache. Chroma's filtered HNSW query is
+    approximate and stops at MAX_HITS rows, which a long filing's 5,000 rows exceed.
+    """
+    components = [c for doc in docs for c in index.graph.children(doc)]
+    with meter.timed("vector"):
+        best = index.best_per_parent(granularity, vector, components)
+    top = sorted(best.items(), key=lambda item: (-item[1][0], item[0]))[:k]
+    found = []
+    for component, (score, evidence) in top:
+        view = index.graph.node(component)
+        found.append(ScoredNode(component, view.doc_id, view.kind, score, evidence))
+    return found
 
 
 def score_sparse(

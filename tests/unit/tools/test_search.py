@@ -178,6 +178,28 @@ def test_exact_document_pass_agrees_with_chroma(
         assert [n.evidence for n in exact] == [n.evidence for n in approximate]
 
 
+def test_scoped_component_search_is_exact_and_agrees_with_chroma(
+    index: CorpusIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tools.search
+
+    docs = ["warsaw", "marie_curie", "polonium"]
+    for query in ("Where was Marie Curie born?", FLAG_QUESTION):
+        for granularity in ("component", "subcomponent"):
+            exact = score_vec(index, query, "component", granularity, 5, docs)  # type: ignore[arg-type]
+            with monkeypatch.context() as chroma:
+                chroma.setattr(tools.search, "EXACT_DOCUMENTS", 0)  # Chroma's filtered query
+                approximate = score_vec(index, query, "component", granularity, 5, docs)  # type: ignore[arg-type]
+            assert {n.doc_id for n in exact} <= set(docs) and len(exact) == 5
+            assert [n.node_id for n in exact] == [n.node_id for n in approximate]
+            assert [n.score for n in exact] == pytest.approx(
+                [n.score for n in approximate], abs=1e-5
+            )
+            assert [(n.doc_id, n.kind, n.evidence) for n in exact] == [
+                (n.doc_id, n.kind, n.evidence) for n in approximate
+            ]
+
+
 def test_whole_layer_document_search_agrees_with_chroma(
     index: CorpusIndex, monkeypatch: pytest.MonkeyPatch
 ) -> None:
