@@ -168,24 +168,28 @@ class VectorCache:
         if self.graph is None:
             raise ValueError("best_per_parent needs the layered graph: VectorCache(layers, graph)")
         self._load(layer)
-        spans = [(p, *span) for p, span in self._parent_spans(layer, parents).items()]
+        spans = self._parent_spans(layer, parents)
         if not spans:
             return {}
-        spans.sort(key=lambda item: item[1])
-        starts = np.array([start for _, start, _ in spans])
-        lengths = np.array([end for _, _, end in spans]) - starts
+        names = list(spans)
+        bounds = np.array(list(spans.values()), dtype=np.int64)
+        order = np.argsort(bounds[:, 0], kind="stable")  # reading order
+        names = [names[i] for i in order.tolist()]
+        starts, ends = bounds[order, 0], bounds[order, 1]
+        lengths = ends - starts
         with one_blas_thread():
-            scores = _run_scores(self._matrix[layer], np.asarray(query, dtype=np.float32), spans)
+            scores = _run_scores(
+                self._matrix[layer], np.asarray(query, dtype=np.float32), starts, ends
+            )
         offsets = np.concatenate(([0], np.cumsum(lengths)[:-1]))
         best = np.maximum.reduceat(scores, offsets)
-        segment = np.repeat(np.arange(len(spans)), lengths)
+        segment = np.repeat(np.arange(len(names)), lengths)
         top = np.flatnonzero(scores == best[segment])
         first = top[np.unique(segment[top], return_index=True)[1]]  # first best row per parent
         ids = self._ids[layer]
-        return {
-            parent: (float(best[k]), ids[int(starts[k] + first[k] - offsets[k])])
-            for k, (parent, _, _) in enumerate(spans)
-        }
+        rows = (starts + first - offsets).tolist()
+        evidence = [ids[row] for row in rows]
+        return dict(zip(names, zip(best.tolist(), evidence, strict=True), strict=True))
 
     def _parent_spans(
         self, layer: IndexLayer, parents: Sequence[str]
@@ -197,8 +201,8 @@ class VectorCache:
         if runs is None:
             with self._lock:
                 runs = self._spans[layer] = _runs(self.graph, self._ids[layer], layer)
-        found = {parent: runs.get(parent) for parent in parents}
-        return {parent: run for parent, run in found.items() if run is not None}
+        known = runs.get
+        return {parent: run for parent in parents if (run := known(parent)) is not None}
 
 
 def _runs(graph: LayeredGraph, ids: Sequence[str], layer: str) -> dict[str, tuple[int, int]]:
@@ -219,17 +223,15 @@ def _runs(graph: LayeredGraph, ids: Sequence[str], layer: str) -> dict[str, tupl
 
 
 def _run_scores(
-    matrix: np.ndarray, query: np.ndarray, spans: Sequence[tuple[str, int, int]]
+    matrix: np.ndarray, query: np.ndarray, starts: np.ndarray, ends: np.ndarray
 ) -> np.ndarray:
-    """Return the scores of the rows of sorted, disjoint spans, concatenated in span order.
+    """Return the scores of the rows of sorted spans [starts, ends), concatenated in order.
 
     Adjacent spans (the components of one document) merge into one slice, so a product
     runs per run of rows, not per parent.
     """
-    runs: list[list[int]] = []
-    for _, start, end in spans:
-        if runs and runs[-1][1] == start:
-            runs[-1][1] = end
-        else:
-            runs.append([start, end])
+    breaks = np.flatnonzero(starts[1:] != ends[:-1]) + 1
+    first = np.concatenate(([0], breaks))
+    last = np.concatenate((breaks - 1, [len(starts) - 1]))
+    runs = zip(starts[first].tolist(), ends[last].tolist(), strict=True)
     return np.concatenate([matrix[start:end] @ query for start, end in runs])
