@@ -8,6 +8,7 @@ component or subcomponent granularity, or a shortlist plus careful selection.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -164,7 +165,7 @@ def component_stage(
         rank = {c: fit[c][0] + hop.prior.get(index.graph.node(c).doc_id, 0.0) for c in fit}
     found = []
     wanted = shortlist if strategy["comp_mode"] == "llm" else keep
-    for component in sorted(rank, key=lambda c: (-rank[c], c))[:wanted]:
+    for component in heapq.nsmallest(wanted, rank, key=lambda c: (-rank[c], c)):  # = sorted[:n]
         view = index.graph.node(component)
         record = _found(component, view.doc_id, view.kind, *scored[component])
         if hop is not None and view.doc_id in hop.via:
