@@ -60,12 +60,11 @@ def score_vec(
     vector = _vector(index, query, meter)
     doc_ids = index.within(doc_ids)
     docs = doc_ids if doc_ids is not None else index.graph.documents()
-    if target == "component" and doc_ids is not None and index.image_scores() is None:
-        if len(doc_ids) <= EXACT_DOCUMENTS:
-            return exact_components(index, vector, granularity, k, doc_ids, meter)
+    # exact: up to EXACT_DOCUMENTS documents, or the components of a document set that small
+    exact = (target == "document" or doc_ids is not None) and len(docs) <= EXACT_DOCUMENTS
+    if exact and index.image_scores() is None:
+        return exact_search(index, vector, target, granularity, k, docs, meter)
     if target == "document" and index.image_scores() is None:
-        if len(docs) <= EXACT_DOCUMENTS:
-            return exact_documents(index, vector, granularity, k, docs, meter)
         if doc_ids is None and index.layers.count(granularity) <= EXACT_LAYER_ROWS:
             with meter.timed("vector"):
                 top = index.cache.top_documents(granularity, vector, k)
@@ -81,43 +80,30 @@ def score_vec(
     )
 
 
-def exact_documents(
+def exact_search(
     index: CorpusIndex,
     vector: np.ndarray,
+    target: Target,
     granularity: Granularity,
     k: int,
     docs: Sequence[str],
     meter: CostMeter,
 ) -> list[ScoredNode]:
-    """Return the top-k of `docs` by their best descendant, scored exactly from the cache."""
-    with meter.timed("vector"):
-        best = index.best_per_parent(granularity, vector, docs)
-    top = sorted(best.items(), key=lambda item: (-item[1][0], item[0]))[:k]
-    return [ScoredNode(doc, doc, "document", score, evidence) for doc, (score, evidence) in top]
+    """Return the top-k of `docs` (or of their components) by their best row, exactly.
 
-
-def exact_components(
-    index: CorpusIndex,
-    vector: np.ndarray,
-    granularity: Granularity,
-    k: int,
-    docs: Sequence[str],
-    meter: CostMeter,
-) -> list[ScoredNode]:
-    """Return the top-k components of `docs` by their best row at `granularity`, exactly.
-
-    A search inside a few documents (the single-document setting, a chosen document set)
-    scores every component from the vector cache. Chroma's filtered HNSW query is
-    approximate and stops at MAX_HITS rows, which a long filing's 5,000 rows exceed.
+    Every row at `granularity` below them is scored from the vector cache; ties go to the
+    smaller id. A search inside a few documents (the single-document setting, a chosen
+    document set) needs it for components: Chroma's filtered HNSW query is approximate
+    and stops at MAX_HITS rows, which a long filing's 5,000 rows exceed.
     """
-    components = [c for doc in docs for c in index.graph.children(doc)]
+    parents = docs if target == "document" else [c for d in docs for c in index.graph.children(d)]
     with meter.timed("vector"):
-        best = index.best_per_parent(granularity, vector, components)
-    top = sorted(best.items(), key=lambda item: (-item[1][0], item[0]))[:k]
+        best = index.best_per_parent(granularity, vector, parents)
     found = []
-    for component, (score, evidence) in top:
-        view = index.graph.node(component)
-        found.append(ScoredNode(component, view.doc_id, view.kind, score, evidence))
+    for node, (score, evidence) in sorted(best.items(), key=lambda i: (-i[1][0], i[0]))[:k]:
+        view = index.graph.node(node)
+        kind = "document" if target == "document" else view.kind
+        found.append(ScoredNode(node, view.doc_id, kind, score, evidence))
     return found
 
 
