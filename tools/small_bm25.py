@@ -30,15 +30,16 @@ def bm25_scores(query_terms: Sequence[str], corpus: Sequence[Sequence[str]]) -> 
     if not any(corpus):
         return [0.0] * len(corpus)
     average = np.array([len(text) for text in corpus]).mean()
-    frequencies = Counter(term for text in corpus for term in set(text))
-    idf = {
+    tallies = [Counter(text) for text in corpus]
+    frequencies = {term: sum(term in c for c in tallies) for term in dict.fromkeys(query_terms)}
+    idf = {  # only the query's terms are ever looked up
         term: np.float32(math.log(1 + (len(corpus) - df + 0.5) / (df + 0.5)))
         for term, df in frequencies.items()
+        if df
     }
-    wanted = [term for term in query_terms if term in frequencies]
+    wanted = [term for term in query_terms if term in idf]
     scores = []
-    for text in corpus:
-        counts = Counter(text)
+    for text, counts in zip(corpus, tallies, strict=True):
         norm = K1 * ((1 - B) + B * len(text) / average)
         total = np.float32(0.0)
         for term in wanted:
