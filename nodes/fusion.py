@@ -56,15 +56,21 @@ def chains(index: CorpusIndex, ids: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def residual_fit(
-    index: CorpusIndex, question: str, pairs: Sequence[tuple[str, str]], meter: CostMeter
+    index: CorpusIndex,
+    question: str,
+    pairs: Sequence[tuple[str, str]],
+    texts: Mapping[str, str],
+    meter: CostMeter,
 ) -> dict[tuple[str, str], float]:
-    """Return, per chain, how well the target fits what the source leaves of the question."""
+    """Return, per chain, how well the target fits what the source leaves of the question.
+
+    `texts` holds each source's full text (`source_texts`), in the sources' first order.
+    """
     by_source: dict[str, list[str]] = {}
     for source, target in pairs:
         by_source.setdefault(source, []).append(target)
-    texts = {source: full_text(index, source) for source in by_source}
     with meter.timed("embedding"):  # one batch: a call per source costs more than the work
-        vectors = index.embed_queries(residual_queries(index, question, pairs))
+        vectors = index.embed_queries(residual_queries(question, texts))
     result: dict[tuple[str, str], float] = {}
     for (source, targets), vector in zip(by_source.items(), vectors, strict=True):
         weight = coverage(question, texts[source])  # a residual is as sharp as its source
@@ -83,12 +89,14 @@ def embed_ahead(index: CorpusIndex, texts: Sequence[str], meter: CostMeter) -> N
         index.embed_queries(list(texts))
 
 
-def residual_queries(
-    index: CorpusIndex, question: str, pairs: Sequence[tuple[str, str]]
-) -> list[str]:
-    """Return what each chain source leaves of the question, in the sources' first order."""
-    sources = dict.fromkeys(source for source, _ in pairs)
-    return [residual_text(question, [full_text(index, source)]) for source in sources]
+def source_texts(index: CorpusIndex, pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """Return each chain source's full text, in the sources' first order."""
+    return {source: full_text(index, source) for source in dict.fromkeys(s for s, _ in pairs)}
+
+
+def residual_queries(question: str, texts: Mapping[str, str]) -> list[str]:
+    """Return what each source text leaves of the question, in the texts' order."""
+    return [residual_text(question, [text]) for text in texts.values()]
 
 
 def path_penalties(
@@ -205,13 +213,14 @@ def chain_ranking(
 ) -> tuple[list[Ranked], dict[str, float]]:
     """Rank candidates by late interaction over single components and link chains.
 
-    `tuning` (defaults if None) weighs chains and keeps `first_hop_slots` of the top k for
-    the strongest first-step finds (`keep_first_hop`). Returns the ranking and each
-    candidate's single-component score. Every query text is embedded in one batch first.
+    `tuning` (defaults if None) weighs chains and keeps `first_hop_slots` of the top k for the
+    strongest first-step finds (`keep_first_hop`). Returns the ranking and each candidate's
+    single-component score; every query text is embedded first, in one batch.
     """
     tuning, ids = tuning or FiFTuning(), list(candidates)
     facet_texts, pairs = facets(question, subqueries), chains(index, ids)
-    embed_ahead(index, [*facet_texts, *residual_queries(index, question, pairs)], meter)
+    texts = source_texts(index, pairs)  # full texts of the chains' sources, built once
+    embed_ahead(index, [*facet_texts, *residual_queries(question, texts)], meter)
     matrix = reranker_profiles(index, facet_texts, ids, meter, tuning)
     position = {node: i for i, node in enumerate(ids)}
     single = item_scores(matrix)
@@ -219,7 +228,7 @@ def chain_ranking(
         (float(single[i]), (node,)) for i, node in enumerate(ids)
     ]
     penalty = path_penalties(index, question, candidates, meter, tuning.lexical_weight)
-    rest = residual_fit(index, question, pairs, meter)
+    rest = residual_fit(index, question, pairs, texts, meter)
     sources = np.array([position[source] for source, _ in pairs], dtype=np.int64)
     targets = np.array([position[target] for _, target in pairs], dtype=np.int64)
     joint = joint_scores(matrix, sources, targets)
@@ -233,17 +242,23 @@ def chain_ranking(
             units.append((score, pair))
     # ties (chains of one strong source): the better partner, then the id, never the find order
     units.sort(key=lambda unit: (-_shown(unit[0]), -_shown(single[position[unit[1][-1]]]), unit[1]))
+    placed = _placed(units, k)
+    own = {node: float(single[position[node]]) for node in ids}
+    order = list(placed)
+    order += sorted((n for n in ids if n not in placed), key=lambda n: (-_shown(own[n]), n))
+    kept = keep_first_hop(order, own, candidates, k, tuning.first_hop_slots)
+    return [_ranked(node, placed.get(node, own[node]), candidates) for node in kept], own
+
+
+def _placed(units: Sequence[tuple[float, tuple[str, ...]]], k: int) -> dict[str, float]:
+    """Place units (single nodes, chains) best first until k nodes are placed; their scores."""
     placed: dict[str, float] = {}
     for score, members in units:
         for node in members:
             placed.setdefault(node, score)
         if len(placed) >= k:
             break
-    own = {node: float(single[position[node]]) for node in ids}
-    order = list(placed)
-    order += sorted((n for n in ids if n not in placed), key=lambda n: (-_shown(own[n]), n))
-    kept = keep_first_hop(order, own, candidates, k, tuning.first_hop_slots)
-    return [_ranked(node, placed.get(node, own[node]), candidates) for node in kept], own
+    return placed
 
 
 def _ranked(node: str, score: float, candidates: Mapping[str, Candidate]) -> Ranked:
