@@ -60,16 +60,17 @@ def score_vec(
     vector = _vector(index, query, meter)
     doc_ids = index.within(doc_ids)
     docs = doc_ids if doc_ids is not None else index.graph.documents()
+    text_only = index.image_scores() is None  # image rows go through layer_hits' merge
     # exact: up to EXACT_DOCUMENTS documents, or the components of a document set that small
     exact = (target == "document" or doc_ids is not None) and len(docs) <= EXACT_DOCUMENTS
-    if exact and index.image_scores() is None:
+    if text_only and exact:
         return exact_search(index, vector, target, granularity, k, docs, meter)
-    if target == "document" and index.image_scores() is None:
-        if doc_ids is None and index.layers.count(granularity) <= EXACT_LAYER_ROWS:
-            with meter.timed("vector"):
-                top = index.cache.top_documents(granularity, vector, k)
-            if top is not None:
-                return [ScoredNode(doc, doc, "document", score, row) for doc, score, row in top]
+    whole_layer = target == "document" and doc_ids is None
+    if text_only and whole_layer and index.layers.count(granularity) <= EXACT_LAYER_ROWS:
+        with meter.timed("vector"):
+            top = index.cache.top_documents(granularity, vector, k)
+        if top is not None:
+            return [ScoredNode(doc, doc, "document", score, row) for doc, score, row in top]
     return widening(
         index,
         lambda n: layer_hits(index, vector, granularity, n, doc_ids, meter),
