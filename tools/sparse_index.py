@@ -23,7 +23,6 @@ from pathlib import Path
 
 import bm25s
 import numpy as np
-import Stemmer
 from bm25s.stopwords import STOPWORDS_EN
 
 from state.corpus import LAYERS
@@ -31,7 +30,7 @@ from tools.atomic_file import write_text_atomically
 from tools.errors import IndexNotFoundError
 from tools.index import Hit
 from tools.small_bm25 import bm25_scores
-from tools.word_stems import word_stems
+from tools.word_stems import english_stemmer, word_stems
 
 logger = logging.getLogger(__name__)
 # bm25s sets its own logger to DEBUG, so every small index built for a hop would reach the
@@ -67,11 +66,6 @@ class SparseRow:
     kind: str
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> Stemmer.Stemmer:
-    return Stemmer.Stemmer("english")
-
-
 CACHED_BATCH = 64
 """Calls with at most this many texts (a question, a hop's rows) reuse earlier analyses:
 FiF analyzes the same question and rows ~40 times per question, and each bm25s call costs
@@ -100,7 +94,7 @@ def analyze(texts: Sequence[str], stopwords: str | list[str] = STOPWORDS) -> lis
 def _tokenize(texts: list[str], stopwords: str | list[str]) -> list[list[str]]:
     """Return what `_bm25s_tokenize` returns, faster for the few texts of a query-time call."""
     skip = _stopword_set(stopwords if isinstance(stopwords, str) else tuple(stopwords))
-    return word_stems(texts, skip, _stemmer())
+    return word_stems(texts, skip)
 
 
 def _bm25s_tokenize(texts: list[str], stopwords: str | list[str]) -> list[list[str]]:
@@ -108,7 +102,7 @@ def _bm25s_tokenize(texts: list[str], stopwords: str | list[str]) -> list[list[s
         texts,
         lower=True,
         stopwords=stopwords,
-        stemmer=_stemmer(),
+        stemmer=english_stemmer(),
         return_ids=False,
         show_progress=False,
     )
@@ -126,7 +120,7 @@ def _stopword_set(stopwords: str | tuple[str, ...]) -> frozenset[str]:
 
 def stem_words(words: Sequence[str]) -> list[str]:
     """Return the analyzer's English stem of each lowercased word, in order."""
-    return list(_stemmer().stemWords([word.lower() for word in words]))
+    return list(english_stemmer().stemWords([word.lower() for word in words]))
 
 
 def terms(text: str) -> set[str]:

@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 
+from tools import word_stems
 from tools.corpus_index import CorpusIndex
 from tools.errors import IndexNotFoundError
 from tools.rank_fusion import fused_order, reciprocal_rank_fusion
@@ -55,6 +56,17 @@ def test_tokenize_gives_the_tokens_bm25s_gives(stopwords: str | list[str]) -> No
     assert analyze(TOKENIZER_TEXTS * 20, stopwords) == [list(t) for t in expected] * 20  # type: ignore[union-attr]
     with pytest.raises(ValueError, match="stopwords 'de'"):
         _tokenize(TOKENIZER_TEXTS, "de")
+
+
+def test_kept_stems_give_the_same_tokens_when_the_cache_fills(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    expected = _bm25s_tokenize(TOKENIZER_TEXTS, "en")
+    monkeypatch.setattr(word_stems, "_stems", {})
+    monkeypatch.setattr(word_stems, "STEM_CACHE_LIMIT", 12)  # fewer than the texts' words
+    for _ in range(3):  # first meeting, then kept stems, then a cleared cache
+        assert _tokenize(TOKENIZER_TEXTS, "en") == expected
+        assert len(word_stems._stems) <= 40
 
 
 def test_query_ranks_by_bm25_and_breaks_ties_by_id() -> None:
