@@ -48,17 +48,19 @@ class FiFTuning(BaseModel):
         "`fif-hybrid-components` eval variant runs it.",
     )
     bridge_hops: int = Field(
-        1,
+        3,
         ge=0,
         le=4,
         description="Orchestrator: how many entity-bridge subqueries a question may add "
         "(nodes/bridge.py: the entity a success's evidence names plus the question's "
-        "uncovered words, one global hop each; the subquery is also a reranker facet). "
-        "Trades a hop per bridge (mean steps 2.9 -> 3.6 on link-less OTT-QA) against chains "
-        "that need no link. Tuning halves, all-gold@10 from 0 to 1: link-less OTT-QA 0.700 "
-        "-> 0.718, OTT-QA 0.764 -> 0.773, HotpotQA 0.872 -> 0.897; 2 lowers link-less OTT-QA's "
-        "tuning half to 0.709 (R@10 0.985 vs 0.990 on the whole bundle), so 1. 0 turns "
-        "bridges off.",
+        "uncovered words, one global hop each; a bridge's own evidence may name the next, "
+        "and the subquery is also a reranker facet). 0 turns bridges off; 1 lifts the "
+        "tuning halves' all-gold@10 (link-less OTT-QA 0.700 -> 0.718, OTT-QA 0.764 -> 0.773, "
+        "HotpotQA 0.872 -> 0.897). Beyond 1 the dev bundles cannot tell: their questions "
+        "are two pages deep, and 2 or 3 leave OTT-QA and HotpotQA unchanged and move one "
+        "link-less question each way (tuning 0.736 -> 0.745, reporting 0.767 -> 0.756) for "
+        "+0.3 steps there. Questions three or four pages deep (MuSiQue's) need a bridge per "
+        "page after the first (tests/unit/agent/test_bridge_chain.py), so 3.",
     )
     bridge_lexical_weight: float = Field(
         0.2,

@@ -1,0 +1,91 @@
+"""A chain of bridges on a link-less corpus: a three-page question, as MuSiQue asks them.
+
+The question names only the novel. The novel's page names its author, the author's page
+names her university, and only that page says when the university was founded. Other
+universities' pages say "founded" too, and one "attended", so no search for the
+question's words alone picks the right one: the run must walk novel -> author ->
+university, one bridge per page.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
+from corpus_builder.build import BuildOptions, build
+from graph_agent.graph import compile_graph
+from state.context import Context
+from state.tuning import FiFTuning
+
+QUESTION = "When was the university founded that the author of The Lighthouse Keeper attended?"
+CHAIN = ["novel::p0", "ellison::p0", "kestrel::p0"]
+
+
+def _page(doc: str, title: str, text: str) -> dict:
+    component = {"component_id": f"{doc}::p0", "type": "paragraph", "text": text}
+    return {"doc_id": doc, "title": title, "components": [component]}
+
+
+DOCUMENTS = [
+    _page(
+        "novel",
+        "The Lighthouse Keeper",
+        "The Lighthouse Keeper is a 1952 novel. "
+        "The author of The Lighthouse Keeper is Mara Ellison.",
+    ),
+    _page(
+        "ellison",
+        "Mara Ellison",
+        "Mara Ellison was a novelist. As a young woman she attended Kestrel University.",
+    ),
+    _page("kestrel", "Kestrel University", "Kestrel University was founded in 1871 by sailors."),
+    _page("harlow", "Harlow University", "Harlow University was founded in 1902 by a bishop."),
+    _page("mere", "Mere University", "Mere University was founded in 1950 on an old airfield."),
+    _page("ashby", "Ashby College", "Ashby College was founded in 1890; many authors attended it."),
+    _page("tide", "Tide Road", "Tide Road is a 1960 novel about a ferry crossing."),
+]
+
+
+@pytest.fixture(scope="module")
+def chain_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Build the corpus with hash:64 vectors; it has no hyperlinks, so mention edges are on."""
+    folder = tmp_path_factory.mktemp("chain")
+    lines = [json.dumps(document) for document in DOCUMENTS]
+    (folder / "corpus.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    index_dir = tmp_path_factory.mktemp("chain_index")
+    build(folder, index_dir, BuildOptions(text_embedder="hash:64", show_progress=False))
+    return index_dir
+
+
+def _run(index_dir: Path, bridges: int) -> dict:
+    context = Context(
+        index_dir=str(index_dir),
+        top_k=3,
+        docs_per_hop=1,  # each hop keeps its best page: the chain is walked, never guessed
+        components_per_hop=1,
+        tuning=FiFTuning(bridge_hops=bridges),
+    )
+    config = {"configurable": {"thread_id": uuid.uuid4().hex}}
+    graph = compile_graph(InMemorySaver())
+    graph.invoke({"question": QUESTION}, config, context=context)
+    return dict(graph.get_state(config).values)
+
+
+def test_each_bridge_reads_the_next_entity_from_the_page_the_last_one_found(
+    chain_index: Path,
+) -> None:
+    final = _run(chain_index, FiFTuning().bridge_hops)
+    bridges = [s["text"] for s in final["subqueries"] if s["origin"] == "bridge"]
+    entities = [text.split()[:2] for text in bridges[:2]]
+    assert entities == [["Mara", "Ellison"], ["Kestrel", "University"]]
+    assert [r["component_id"] for r in final["ranking"]] == CHAIN
+
+
+def test_one_bridge_stops_a_page_short(chain_index: Path) -> None:
+    final = _run(chain_index, 1)
+    assert [s["origin"] for s in final["subqueries"]].count("bridge") == 1
+    assert "kestrel::p0" not in [r["component_id"] for r in final["ranking"]]
