@@ -26,6 +26,7 @@ from graph_agent.graph import fif_graph
 from graph_agent.reagent_graph import with_checkpointer
 from graph_agent.threads import (
     claim_thread,
+    discard_unstarted,
     listed,
     recorded_context,
     thread_metadata,
@@ -70,9 +71,10 @@ def ask_checkpointed(
         thread_id = claim_thread(saver, thread_id, continue_thread)
         graph = fif_graph(saver)
         started = time.perf_counter()
-        final = graph.invoke(
-            {"question": question}, run_config(thread_id, context), context=context
-        )
+        with discard_unstarted(saver, thread_id):
+            final = graph.invoke(
+                {"question": question}, run_config(thread_id, context), context=context
+            )
     return result_from_state(final, thread_id, (time.perf_counter() - started) * 1000.0)
 
 

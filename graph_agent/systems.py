@@ -68,12 +68,13 @@ def checkpointed(load: Callable[[], GraphAsk], kind: type[Context]) -> AskFuncti
         question: str, context: Context, thread_id: str | None, continue_thread: bool = False
     ) -> RunResult:
         from graph_agent.replay import sqlite_checkpointer
-        from graph_agent.threads import claim_thread
+        from graph_agent.threads import claim_thread, discard_unstarted
 
         with sqlite_checkpointer(context.index_dir) as saver:
             thread = claim_thread(saver, thread_id, continue_thread)
             settings = as_context(kind, context)
-            return load()(question, settings, thread_id=thread, checkpointer=saver)
+            with discard_unstarted(saver, thread):
+                return load()(question, settings, thread_id=thread, checkpointer=saver)
 
     return ask
 

@@ -5,6 +5,7 @@ metadata of each checkpoint it saves, so `fif replay --resume/--fork` continues 
 settings the run had (LangGraph keeps only scalar metadata, hence the JSON string). A
 thread id that already holds a run is refused for a new question unless the caller asks
 to continue it, and an unknown thread or checkpoint id is answered with the valid ones.
+A new thread whose run fails before its first node finishes is deleted (`discard_unstarted`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from __future__ import annotations
 import logging
 import sqlite3
 import uuid
-from collections.abc import Sequence
-from contextlib import closing
+from collections.abc import Iterator, Sequence
+from contextlib import closing, contextmanager
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -85,6 +86,35 @@ def claim_thread(saver: Any, thread_id: str | None, continue_thread: bool = Fals
         "to ask a follow-up on it (its state and budget carry over), `fif replay "
         f"{thread_id}` to resume or fork it, or leave out --thread for a new one"
     )
+
+
+@contextmanager
+def discard_unstarted(saver: Any, thread_id: str) -> Iterator[None]:
+    """Run a graph on a thread inside this block; a new thread whose run fails unstarted is deleted.
+
+    A run that fails in its entry node (an unknown `--doc`, a backend's missing extra) has
+    saved only its input (checkpoint steps -1 and 0): nothing to resume, yet `fif replay`
+    and `fif serve` would list it as a run. A thread that held checkpoints before (a
+    `--continue`, a fork) or whose run got past its first node is kept, so `fif replay
+    THREAD --resume` can continue from the last checkpoint, as after a crash.
+    """
+    config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
+    existed = saver.get_tuple(config) is not None
+    try:
+        yield
+    except BaseException:  # cleanup only: the error propagates unchanged
+        latest = None if existed else saver.get_tuple(config)
+        if latest is not None and int(latest.metadata.get("step", -1)) <= 0:
+            saver.delete_thread(thread_id)
+            logger.info("thread %s deleted: its run failed before its first node", thread_id)
+        elif latest is not None:
+            logger.warning(
+                "run on thread %s failed after step %s; its checkpoints are kept (`fif replay %s`)",
+                thread_id,
+                latest.metadata.get("step"),
+                thread_id,
+            )
+        raise
 
 
 def recorded_context(saver: Any, config: RunnableConfig, index_dir: str) -> Context:

@@ -20,7 +20,7 @@ from langchain_core.runnables import RunnableConfig
 
 from graph_agent.replay import REPLAY_GRAPHS, run_config, sqlite_checkpointer
 from graph_agent.systems import ask_system
-from graph_agent.threads import GRAPH_KEY
+from graph_agent.threads import GRAPH_KEY, discard_unstarted
 from serve.errors import ConflictError
 from serve.events import EventLogs
 from serve.steps import checkpoint_steps, step_summary
@@ -114,15 +114,16 @@ def _streamed(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> dict
             config = _edited(compiled, config, request.subquery)
         graph_input = None if request.checkpoint_id else {"question": request.question}
         checkpoint_id = request.checkpoint_id
-        for mode, chunk in compiled.stream(
-            graph_input, config, context=request.context, stream_mode=["updates", "checkpoints"]
-        ):
-            if mode == "checkpoints":
-                checkpoint_id = chunk["config"]["configurable"]["checkpoint_id"]
-                continue
-            for node, update in chunk.items():
-                summary = {**step_summary(node, update, graph), "checkpoint_id": checkpoint_id}
-                logs.append(request.thread_id, "step", summary)
+        with discard_unstarted(saver, request.thread_id):
+            for mode, chunk in compiled.stream(
+                graph_input, config, context=request.context, stream_mode=["updates", "checkpoints"]
+            ):
+                if mode == "checkpoints":
+                    checkpoint_id = chunk["config"]["configurable"]["checkpoint_id"]
+                    continue
+                for node, update in chunk.items():
+                    summary = {**step_summary(node, update, graph), "checkpoint_id": checkpoint_id}
+                    logs.append(request.thread_id, "step", summary)
         values: dict[str, Any] = compiled.get_state(config).values
         return values
 

@@ -1,12 +1,19 @@
-"""Replay keeps the run's Context, names valid ids for unknown ones, and guards used threads."""
+"""Replay keeps the run's Context, names valid ids for unknown ones, and guards used threads.
+
+A run that fails before its first node leaves no thread; one that fails later keeps its own.
+"""
 
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 from agent_runs import FLAG_QUESTION, NOBEL_QUESTION
+from langchain_core.runnables import RunnableConfig
+from langgraph.graph import START, StateGraph
 
 from graph_agent.binding import with_checkpointer
 from graph_agent.lilac_graph import graph as lilac_graph
@@ -18,9 +25,9 @@ from graph_agent.replay import (
     stored_context,
 )
 from graph_agent.systems import ask_system
-from graph_agent.threads import thread_ids
+from graph_agent.threads import discard_unstarted, thread_ids
 from state.context import Context
-from tools.errors import ConfigError
+from tools.errors import ConfigError, ContextError
 
 
 @pytest.fixture
@@ -113,3 +120,54 @@ def test_the_cli_reports_replay_and_thread_errors_in_one_line(index: Path, run_f
     assert code == 2 and "no thread 'nope'" in err and "t1" in err
     code, _, err = run_fif_main("ask", FLAG_QUESTION, "--index", str(index), "--continue")
     assert code == 2 and "--thread" in err
+
+
+def test_a_run_that_fails_before_its_first_node_leaves_no_thread(index: Path, run_fif_main) -> None:
+    ask_checkpointed(FLAG_QUESTION, Context(index_dir=str(index), max_steps=1), "kept")
+    unknown_doc = Context(index_dir=str(index), doc_scope=("no_such_doc",))
+    with pytest.raises(ContextError, match="context.doc_scope"):
+        ask_checkpointed(FLAG_QUESTION, unknown_doc, "failed")
+    with pytest.raises(ContextError, match="context.doc_scope"):
+        ask_system("lilac").run(FLAG_QUESTION, unknown_doc, "failed-lilac")
+    code, _, err = run_fif_main("ask", FLAG_QUESTION, "--index", str(index), "--doc", "nope")
+    assert code == 2 and "context.doc_scope" in err
+    with sqlite_checkpointer(index) as saver:
+        assert thread_ids(saver) == ["kept"]
+    with pytest.raises(ContextError):  # a continued thread keeps its earlier run
+        ask_checkpointed(FLAG_QUESTION, unknown_doc, "kept", continue_thread=True)
+    assert list_checkpoints(index, "kept")
+
+
+class Steps(TypedDict):
+    done: list[str]
+
+
+def two_steps(fail_in: str) -> StateGraph[Steps]:
+    """A two-node graph whose node `fail_in` raises."""
+
+    def step(name: str) -> Callable[[Steps], Steps]:
+        def run(state: Steps) -> Steps:
+            if name == fail_in:
+                raise RuntimeError(f"{name} failed")
+            return {"done": [*state["done"], name]}
+
+        return run
+
+    builder = StateGraph(Steps)
+    builder.add_node("first", step("first"))
+    builder.add_node("second", step("second"))
+    builder.add_edge(START, "first")
+    builder.add_edge("first", "second")
+    return builder
+
+
+@pytest.mark.parametrize(("fail_in", "kept"), [("first", False), ("second", True)])
+def test_a_thread_failing_after_its_first_node_is_kept_for_resuming(
+    fail_in: str, kept: bool, index: Path
+) -> None:
+    with sqlite_checkpointer(index) as saver:
+        graph = two_steps(fail_in).compile(checkpointer=saver)
+        config: RunnableConfig = {"configurable": {"thread_id": "t"}}
+        with pytest.raises(RuntimeError), discard_unstarted(saver, "t"):
+            graph.invoke({"done": []}, config)
+        assert thread_ids(saver) == (["t"] if kept else [])

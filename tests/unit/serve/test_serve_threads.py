@@ -6,6 +6,7 @@ import json
 import time
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 QUESTION = "What colours are the stripes on the flag of the city where Marie Curie was born?"
@@ -146,3 +147,16 @@ def test_a_thread_id_holds_one_run(client: TestClient) -> None:
     assert again.status_code == 409 and "fork it" in again.json()["detail"]
     fresh = client.post("/api/ask", json={**body, "thread_id": "fresh-thread"})
     assert fresh.status_code == 200 and fresh.json()["thread_id"] == "fresh-thread"
+
+
+def test_a_run_failing_in_its_first_node_is_not_listed(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("FIF_BASE_URL", raising=False)
+    body = {"question": QUESTION, "backend": "openai", "thread_id": "no-key-thread"}
+    events = sse(client, client.post("/api/runs", json=body).json()["events"])
+    assert [e["event"] for e in events] == ["thread", "error", "end"]
+    assert "OPENAI_API_KEY" in events[1]["data"]["message"]
+    listed = [t["thread_id"] for t in client.get("/api/threads").json()["threads"]]
+    assert "no-key-thread" not in listed
