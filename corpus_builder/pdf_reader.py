@@ -27,13 +27,13 @@ from corpus_builder.pdf_pages import (
     PdfReadError,
     same_printed_line,
 )
-from tools.errors import MissingDependencyError
+from tools.errors import MissingDependencyError, install_hint
 
 try:
     import pypdfium2 as pdfium
     import pypdfium2.raw as pdfium_c
 except ImportError as err:
-    raise MissingDependencyError("reading PDFs needs pypdfium2: pip install 'fif[pdf]'") from err
+    raise MissingDependencyError(f"reading PDFs needs pypdfium2: {install_hint('pdf')}") from err
 
 logger = logging.getLogger(__name__)
 

@@ -29,7 +29,7 @@ from state.context import Context
 from state.corpus import Document, PageSpan, Subcomponent
 from tools.chat_models import REGISTERED_PREFIX, load_chat_model, packaged_smollm2
 from tools.cost import CostMeter
-from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableError
+from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableError, install_hint
 from tools.llm_calls import StructuredCaller, caller_for
 
 logger = logging.getLogger(__name__)
@@ -191,7 +191,7 @@ class TripletExtractor:
                 raise ModelUnavailableError(f"--local-model {path!r}: no such GGUF file")
             if find_spec("xllamacpp") is None:
                 raise MissingDependencyError(
-                    "--triplets with --backend local needs xllamacpp: pip install 'fif[local]'"
+                    f"--triplets with --backend local needs xllamacpp: {install_hint('local')}"
                 )
             return
         load_chat_model(context)  # openai: builds the client, which checks the key; no call

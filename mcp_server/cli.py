@@ -19,7 +19,7 @@ from graph_agent.cli_options import (
     IndexOpt,
     LocalModelOpt,
 )
-from tools.errors import ConfigError, MissingDependencyError
+from tools.errors import ConfigError, MissingDependencyError, install_hint
 from tools.loopback import is_loopback
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ def _server_builder() -> Callable[[ServerSettings], MCPServer]:
         if error.name is None or not error.name.startswith("mcp"):
             raise
         raise MissingDependencyError(
-            f"`fif mcp` needs the MCP SDK ({error.name} is missing): pip install 'fif[mcp]'"
+            f"`fif mcp` needs the MCP SDK ({error.name} is missing): {install_hint('mcp')}"
         ) from error
     return build_server
 

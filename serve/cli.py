@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from serve.settings import ServedIndexSpec, ServeSettings
-from tools.errors import MissingDependencyError
+from tools.errors import MissingDependencyError, install_hint
 
 SERVER_PACKAGES = ("fastapi", "fastapi_offline", "uvicorn", "sse_starlette")
 
@@ -44,7 +44,7 @@ def serve_command(
     missing = [name for name in SERVER_PACKAGES if importlib.util.find_spec(name) is None]
     if missing:
         raise MissingDependencyError(
-            f"fif serve needs {', '.join(missing)}: pip install 'fif[serve]'"
+            f"fif serve needs {', '.join(missing)}: {install_hint('serve')}"
         )
     import uvicorn
 

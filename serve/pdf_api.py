@@ -29,7 +29,7 @@ PAGE_CACHE = "private, max-age=3600"
 def page_image(
     state: State, doc_id: DocId, page: Annotated[int, Path(ge=0, description="Zero-indexed.")]
 ) -> Response:
-    """Render one page of a PDF document (zero-indexed) as PNG; 501 without `fif[pdf]`."""
+    """Render one page of a PDF document (zero-indexed) as PNG; 501 without the pdf extra."""
     path, page_count = document_pdf(state.index.graph, doc_id, state.name)
     check_page(doc_id, page, page_count)
     png = page_png(path, page)

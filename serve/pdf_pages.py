@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from serve.errors import NotFoundError
-from tools.errors import MissingDependencyError
+from tools.errors import MissingDependencyError, install_hint
 from tools.layered_graph import LayeredGraph
 
 RENDER_SCALE = 1.5
@@ -81,7 +81,7 @@ def _rendered(path: str, mtime_ns: int, page: int) -> bytes:
         import pypdfium2 as pdfium
     except ImportError as err:
         raise MissingDependencyError(
-            "rendering PDF pages needs pypdfium2: pip install 'fif[pdf]'"
+            f"rendering PDF pages needs pypdfium2: {install_hint('pdf')}"
         ) from err
     out = io.BytesIO()
     with _PDFIUM:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from state.context import Context
-from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableError
+from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableError, install_hint
 
 logger = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ def _openai_model(
         from langchain_openai import ChatOpenAI
     except ImportError as err:
         raise MissingDependencyError(
-            "the openai backend needs langchain-openai: pip install 'fif[openai]'"
+            f"the openai backend needs langchain-openai: {install_hint('openai')}"
         ) from err
     api_key = os.environ.get(api_key_env) if api_key_env else "local"
     if not api_key:
@@ -170,7 +170,7 @@ def _start_local_server(path: str) -> str:
         import xllamacpp
     except ImportError as err:
         raise MissingDependencyError(
-            "the local backend needs xllamacpp: pip install 'fif[local]'"
+            f"the local backend needs xllamacpp: {install_hint('local')}"
         ) from err
     params = xllamacpp.CommonParams()
     params.model.path = path

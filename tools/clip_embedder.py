@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from tools.errors import MissingDependencyError, ModelUnavailableError
+from tools.errors import MissingDependencyError, ModelUnavailableError, install_hint
 
 
 class ClipEmbedder:
@@ -25,7 +25,7 @@ class ClipEmbedder:
             from transformers import CLIPModel, CLIPProcessor
         except ImportError as err:
             raise MissingDependencyError(
-                "CLIP needs transformers: pip install 'fif[clip]'"
+                f"CLIP needs transformers: {install_hint('clip')}"
             ) from err
         self.model: Any = CLIPModel.from_pretrained(path, local_files_only=not allow_download)
         self.processor: Any = CLIPProcessor.from_pretrained(

@@ -45,3 +45,8 @@ class DatasetFormatError(FiFError):
 
 class InputError(FiFError, ValueError):
     """A run's input (the question) is missing or empty."""
+
+
+def install_hint(extra: str) -> str:
+    """Return how to install an extra, as the Makefile does: PyPI's `fif` is another project."""
+    return f"pip install -c constraints.txt -e '.[{extra}]' in the FiF checkout"

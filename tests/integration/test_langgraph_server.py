@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 
 from evals.datasets.questions import EvalExample
+from tools.errors import install_hint
 
 pytestmark = pytest.mark.integration
 
@@ -97,7 +98,7 @@ def stop(server: subprocess.Popen[bytes]) -> None:
 def langgraph_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """Start `langgraph dev` on a free port with tracing, analytics and version checks off."""
     executable = Path(sys.executable).parent / "langgraph"
-    assert executable.is_file(), f"no langgraph next to {sys.executable}: pip install 'fif[studio]'"
+    assert executable.is_file(), f"no langgraph next to {sys.executable}: {install_hint('studio')}"
     folder = tmp_path_factory.mktemp("langgraph_dev")
     port = free_port()
     served = Served(f"http://127.0.0.1:{port}", folder / "server.err")

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("playwright.sync_api", reason="the browser test needs fif[dev]'s playwright")
+pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (dev extra)")
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
 logger = logging.getLogger(__name__)

@@ -164,5 +164,6 @@ def test_reading_a_pdf_without_the_pdf_extra_names_the_extra(
     monkeypatch.setitem(sys.modules, "pypdfium2", None)  # import pypdfium2 now fails
     monkeypatch.setitem(sys.modules, "pypdfium2.raw", None)
     monkeypatch.delitem(sys.modules, "corpus_builder.pdf_reader", raising=False)
-    with pytest.raises(MissingDependencyError, match=r"pip install 'fif\[pdf\]'"):
+    hint = r"pip install -c constraints.txt -e '\.\[pdf\]' in the FiF checkout"
+    with pytest.raises(MissingDependencyError, match=hint):
         read_pdfs([filing_pdf], IngestReport())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -56,3 +57,12 @@ def test_loopback_check(host: str, allow_remote: bool, refused: bool) -> None:
             _check_host(host, allow_remote)
     else:
         _check_host(host, allow_remote)
+
+
+def test_a_missing_sdk_names_the_install_from_the_checkout(
+    run_fif_main: CliRun, mini_index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "mcp_server.server", None)  # importing it now fails
+    code, _, err = run_fif_main("mcp", "--index", str(mini_index))
+    assert code == 2 and "pip install -c constraints.txt -e '.[mcp]'" in err
+    assert "fif[mcp]" not in err  # PyPI's `fif` is another project

@@ -60,6 +60,16 @@ def test_fif_serve_refuses_a_public_bind_without_a_token(
     assert code == 2 and "set --token" in err
 
 
+def test_fif_serve_without_its_packages_names_the_install_from_the_checkout(
+    run_fif_main: Callable[..., tuple[object, str, str]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("importlib.util.find_spec", lambda name: None)  # none is installed
+    code, _, err = run_fif_main("serve", "--index", str(tmp_path))
+    assert code == 2 and "pip install -c constraints.txt -e '.[serve]'" in err
+
+
 def test_eval_runs_are_listed_with_summary_results_and_plots(client: TestClient) -> None:
     assert client.get("/api/evals").json()["runs"] == [{"name": "mini", "plots": 1}]
     run = client.get("/api/evals/run", params={"name": "mini"}).json()

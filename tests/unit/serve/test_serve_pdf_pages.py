@@ -1,7 +1,7 @@
 """PDF pages through the server: cards name their page, pages render as PNG, the file opens.
 
 Only the file the index recorded for a document is served; a vanished file, a page out of
-range and a missing `fif[pdf]` each get a status and a message that says what to do.
+range and a missing pdf extra each get a status and a message that says what to do.
 """
 
 from __future__ import annotations
@@ -117,5 +117,6 @@ def test_without_pypdfium2_a_page_is_a_501_naming_the_extra(
     response = client.get(f"/api/documents/{PDF_DOC}/pages/0.png", params=FILING)
     assert response.status_code == 501
     assert response.json()["detail"] == (
-        "rendering PDF pages needs pypdfium2: pip install 'fif[pdf]'"
+        "rendering PDF pages needs pypdfium2: "
+        "pip install -c constraints.txt -e '.[pdf]' in the FiF checkout"
     )
