@@ -1,8 +1,9 @@
 """JSON views of the layered graph for the page: result cards, component pages, why a hit ranked.
 
 Pure functions over a LayeredGraph and plain dicts, so they are tested without a server.
-Page numbers are shown one-based; the graph stores them zero-indexed. A node of a PDF whose
-file the index recorded also carries `pdf_page`, the zero-indexed page that
+Pages are zero-indexed, as in the graph, the MCP tools and evaluation (`DOC#PAGE`); only the
+page adds one when it prints them. `pages` is a node's `[first, last]` page span; a node of
+a PDF whose file the index recorded also carries `pdf_page`, its first page, which
 `/api/documents/{doc_id}/pages/{pdf_page}.png` renders.
 """
 
@@ -31,7 +32,7 @@ def card(graph: LayeredGraph, node_id: str) -> dict[str, Any]:
         "doc_id": view.doc_id,
         "title": graph.title(view.doc_id),
         "section": list(graph.section(node_id)) if view.layer > 0 else [],
-        "pages": [pages[0] + 1, pages[1] + 1] if pages else None,
+        "pages": list(pages) if pages else None,
         "pdf_page": pages[0] if pages and served_pdf else None,
         "snippet": snippet(graph, node_id, SNIPPET_CHARS),
     }

@@ -97,9 +97,15 @@ function pageLinks(docId, page, index) {
     " ", el("a", { class: "pdf-link", target: "_blank", onclick: stop, href: withToken(withIndex(`${doc}/file`, index)) + `#page=${page + 1}` }, "PDF"));
 }
 
+// A zero-indexed [first, last] page span as printed: "p. 3" or "p. 3–4".
+function printedPages(pages) {
+  const [first, last] = pages.map((page) => page + 1);
+  return first === last ? `p. ${first}` : `p. ${first}–${last}`;
+}
+
 function resultItem(result) {
   const index = INDEX;  // the index the result came from, whatever is picked later
-  const where = [result.title, result.section && result.section.join(" › "), result.pdf_page == null && result.pages && `p. ${result.pages[0]}${result.pages[1] !== result.pages[0] ? "–" + result.pages[1] : ""}`];
+  const where = [result.title, result.section && result.section.join(" › "), result.pdf_page == null && result.pages && printedPages(result.pages)];
   const opens = result.evidence || result.component_id;  // a sentence or row opens marked in its page
   return el("li", { class: "result", "data-id": result.component_id, "data-open": opens, onclick: () => openComponent(opens, index) },
     el("div", { class: "meta" },
@@ -137,7 +143,7 @@ async function openComponent(id, index = INDEX) {
     fill(body,
       el("h2", {}, c.title), el("p", { class: "meta" }, el("span", { class: "badge" }, c.type), " ",
         el("span", { class: "cid", id: "component-id" }, c.component_id), " ", el("span", { class: "badge" }, c.index),
-        c.section.length ? " · " + c.section.join(" › ") : "", c.pages ? ` · pages ${c.pages[0]}–${c.pages[1]} ` : "",
+        c.section.length ? " · " + c.section.join(" › ") : "", c.pages ? ` · ${printedPages(c.pages)} ` : "",
         pageLinks(c.doc_id, c.pdf_page, c.index)),
       c.pdf_page != null ? el("details", { class: "page-image" }, el("summary", {}, `page ${c.pdf_page + 1} as printed`),
         el("img", { alt: `page ${c.pdf_page + 1} of ${c.doc_id}`, loading: "lazy", src: withToken(withIndex(`/api/documents/${encodeURIComponent(c.doc_id)}/pages/${c.pdf_page}.png`, c.index)) })) : null,

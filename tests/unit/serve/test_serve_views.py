@@ -1,4 +1,4 @@
-"""Result cards and component pages of a PDF: one-based pages, sections, the page's parts."""
+"""Result cards and component pages of a PDF: zero-indexed pages, sections, the page's parts."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def test_a_pdf_component_shows_its_pages_section_and_page_mates(
     span = graph.node(sectioned).pages
     assert span is not None
     shown = card(graph, sectioned)
-    assert shown["pages"] == [span[0] + 1, span[1] + 1]
+    assert shown["pages"] == [span[0], span[1]]  # zero-indexed, as everywhere else
     assert shown["section"] == list(graph.node(sectioned).section)
     page = component_page(graph, sectioned)
     mates = [part["component_id"] for part in page["page"]]
