@@ -50,7 +50,7 @@ def read_pdfs(
         try:
             document = read_pdf_document(path, report, limits)
         except PdfReadError as err:
-            report.skip(str(path), str(err))
+            report.skip(str(path), err.problem)  # the report names the file once
             continue
         if document is None:
             report.skip(str(path), "no text layer on any page (scanned?); no OCR is configured")

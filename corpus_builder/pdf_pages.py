@@ -22,7 +22,15 @@ SAME_BASELINE = 0.25
 
 
 class PdfReadError(CorpusFormatError):
-    """A PDF that cannot be read: encrypted, corrupt, truncated or over a limit."""
+    """A PDF that cannot be read: encrypted, corrupt, truncated or over a limit.
+
+    The message is `path: problem`; a report that already names the file records `problem`.
+    """
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+        self.problem = problem
 
 
 MIB = 1024 * 1024

@@ -59,16 +59,18 @@ def read_pdf(path: Path, limits: PdfLimits | None = None) -> PdfFile:
     size = path.stat().st_size
     if size > limits.max_bytes:
         raise PdfReadError(
-            f"{path}: {size / MIB:.0f} MiB, over the {limits.max_bytes / MIB:.0f} MiB PDF limit; "
-            "raise it with `fif build --pdf-max-mb N` to read it"
+            path,
+            f"{size / MIB:.0f} MiB, over the {limits.max_bytes / MIB:.0f} MiB PDF limit; "
+            "raise it with `fif build --pdf-max-mb N` to read it",
         )
     document = _open(path)
     try:
         count = len(document)
         if count > limits.max_pages:
             raise PdfReadError(
-                f"{path}: {count} pages, over the {limits.max_pages}-page limit; "
-                "raise it with `fif build --pdf-max-pages N` to read it"
+                path,
+                f"{count} pages, over the {limits.max_pages}-page limit; "
+                "raise it with `fif build --pdf-max-pages N` to read it",
             )
         result = PdfFile(path, _metadata_title(document), outline_entries(document, count), [])
         for index in range(count):
@@ -82,7 +84,7 @@ def read_pdf(path: Path, limits: PdfLimits | None = None) -> PdfFile:
                 result.textless_pages.append(index)
             result.pages.append(page)
         if len(result.unreadable_pages) == count:
-            raise PdfReadError(f"{path}: no page can be loaded; the file is corrupt or truncated")
+            raise PdfReadError(path, "no page can be loaded; the file is corrupt or truncated")
         return result
     finally:
         document.close()
@@ -95,10 +97,10 @@ def _open(path: Path) -> pdfium.PdfDocument:
         message = str(err)
         if "password" in message.lower():
             raise PdfReadError(
-                f"{path}: encrypted (needs a password); decrypt it (qpdf --decrypt) and rebuild"
+                path, "encrypted (needs a password); decrypt it (qpdf --decrypt) and rebuild"
             ) from err
         raise PdfReadError(
-            f"{path}: not a readable PDF ({message}); re-download or re-export the file"
+            path, f"not a readable PDF ({message}); re-download or re-export the file"
         ) from err
 
 

@@ -9,7 +9,7 @@ from corpus_builder.pdf_ingest import read_pdf_document, read_pdfs
 from corpus_builder.pdf_pages import PdfLimits, PdfReadError
 from corpus_builder.pdf_reader import read_pdf
 from state.corpus import Document, IngestReport
-from tools.errors import MissingDependencyError
+from tools.errors import CorpusFormatError, MissingDependencyError
 
 
 def ingest(path: Path) -> tuple[Document, IngestReport]:
@@ -117,6 +117,16 @@ def test_truncated_and_corrupt_files_are_skipped_and_the_folder_builds(
     skipped = {Path(s.where).name: s.problem for s in report.skipped}
     assert set(skipped) == {"truncated.pdf", "noise.pdf"}
     assert all("PDF" in problem or "text" in problem for problem in skipped.values())
+    assert not any(str(tmp_path) in problem for problem in skipped.values())  # named once
+
+
+def test_a_corrupt_pdf_in_a_build_names_its_path_once(tmp_path: Path, hash_build) -> None:
+    (tmp_path / "filings").mkdir()
+    bad = tmp_path / "filings" / "bad.pdf"
+    bad.write_bytes(b"not a pdf")
+    with pytest.raises(CorpusFormatError, match="not a readable PDF") as raised:
+        hash_build(bad.parent, tmp_path / "index")
+    assert str(raised.value).count(str(bad)) == 1
 
 
 def test_a_scanned_pdf_without_any_text_is_skipped_with_the_reason(tmp_path: Path) -> None:
