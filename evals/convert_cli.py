@@ -77,6 +77,8 @@ def convert_command(
 def print_summary(report: ConversionReport) -> None:
     """Print what the bundle holds, then what was skipped and why."""
     stats = report.stats
+    from evals.datasets.raw import PROBLEMS_FILE
+
     table = Table(title=f"{report.dataset} {report.split} → {escape(str(report.out_dir))}")
     table.add_column("written", no_wrap=True)
     table.add_column("count", justify="right")
@@ -93,10 +95,14 @@ def print_summary(report: ConversionReport) -> None:
         for message in report.problems[:MESSAGES_SHOWN]:
             out.print(f"  {escape(message)}", highlight=False, soft_wrap=True)
         if len(report.problems) > MESSAGES_SHOWN:
-            out.print(f"  … {len(report.problems) - MESSAGES_SHOWN} more problems in the log")
+            listed = escape(str(report.out_dir / PROBLEMS_FILE))
+            more = sum(report.problems_by_kind.values()) - MESSAGES_SHOWN
+            out.print(f"  … {more} more problems: see {listed}", highlight=False, soft_wrap=True)
     else:
         out.print("nothing skipped")
     names = ["corpus.jsonl", "questions.jsonl", "stats.json"]
+    if report.problems:
+        names.append(PROBLEMS_FILE)
     if stats.get("images_copied"):
         names.append("images/")
     written = ", ".join(str(report.out_dir / name) for name in names)

@@ -138,6 +138,7 @@ def finish(
         "problems_by_kind": dict(sorted(problems.counts.items())),
     }
     _write(out_dir, draft, kept, stats)
+    problems.write(out_dir)
     return _report(out_dir, stats, problems)
 
 

@@ -20,6 +20,9 @@ logger = logging.getLogger(__name__)
 WARNINGS_PER_KIND = 20
 """Problems of one kind logged one by one before only counting them (all are counted)."""
 MESSAGES_KEPT = 200
+"""Problem messages kept for the report and the bundle's PROBLEMS_FILE (all are counted)."""
+PROBLEMS_FILE = "problems.txt"
+"""A converted bundle's file listing its problem messages, one a line."""
 
 
 class ProblemLog:
@@ -42,6 +45,17 @@ class ProblemLog:
             logger.warning("more %r problems follow; counting them without logging each", kind)
         if len(self.messages) < MESSAGES_KEPT:
             self.messages.append(message)
+
+    def write(self, out_dir: Path) -> None:
+        """Write the kept messages to `out_dir/PROBLEMS_FILE` (removed when there are none)."""
+        path = out_dir / PROBLEMS_FILE
+        if not self.messages:
+            path.unlink(missing_ok=True)  # a previous conversion's list no longer applies
+            return
+        lines = list(self.messages)
+        if (unkept := self.counts.total() - len(lines)) > 0:
+            lines.append(f"… {unkept} more, not kept; stats.json counts every problem by kind")
+        path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
 
     def log_summary(self, dataset: str) -> None:
         """Log one WARNING with the count of every problem kind, if there were any."""

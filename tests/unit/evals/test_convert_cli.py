@@ -11,7 +11,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from evals.convert_cli import print_summary
 from evals.datasets import ADAPTERS
+from evals.datasets import raw as raw_files
+from evals.datasets.bundle import ConversionReport
 from evals.datasets.mmqa import convert as convert_mmqa
 from evals.datasets.progress import conversion_progress
 from fif import cli
@@ -101,3 +104,32 @@ def test_the_progress_bar_counts_raw_records(mmqa_raw: Path, tmp_path: Path) -> 
         convert_mmqa(mmqa_raw, tmp_path / "out")
     raw_lines = [line for path in RAW_MMQA.glob("*.jsonl") for line in path.open() if line.strip()]
     assert bar.n == len(raw_lines) == 16  # questions, texts, tables and images, each read once
+
+
+def test_problems_past_the_first_ones_are_listed_in_a_named_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(raw_files, "MESSAGES_KEPT", 7)
+    problems = raw_files.ProblemLog()
+    for n in range(9):
+        problems.add("bad_raw_line", f"dev.jsonl line {n}: not JSON")
+    problems.write(tmp_path)
+    counts = dict(problems.counts)
+    report = ConversionReport(
+        "ottqa",
+        "dev",
+        tmp_path,
+        documents=1,
+        components=1,
+        questions=1,
+        problems_by_kind=counts,
+        problems=tuple(problems.messages),
+        stats={"problems_by_kind": counts},
+    )
+    print_summary(report)
+    listed = tmp_path / raw_files.PROBLEMS_FILE
+    assert f"… 4 more problems: see {listed}" in capsys.readouterr().out
+    lines = listed.read_text().splitlines()
+    assert lines[:7] == problems.messages and lines[7].startswith("… 2 more, not kept")
+    raw_files.ProblemLog().write(tmp_path)  # a clean reconversion leaves no stale list
+    assert not listed.exists()
