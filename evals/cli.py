@@ -89,7 +89,6 @@ def eval_command(
     judge_backend: JudgeBackendOpt = None,
 ) -> None:
     """Evaluate systems on one index; resumes an interrupted run in the same --out."""
-    from evals.report import write_report
     from evals.runner import run
 
     judge_with = _backend(judge_backend or _backend(backend))
@@ -108,12 +107,31 @@ def eval_command(
         single_doc=single_doc,
     )
     judged = _judge(summary, judge_with, workers) if judge else None
-    questions = dataset / "questions.jsonl"
-    files = write_report(out_dir, questions, summary.systems, candidate=candidate, judge=judge)
+    files = _write_report(summary, dataset, candidate, judge)
     _print_outcome(summary, files, judged)
     if langsmith:
         _langsmith(summary, index, chroma_url, backend, answer, workers)  # type: ignore[arg-type]
     out.print(f"wrote {_written(summary, files)}", highlight=False)
+
+
+def _write_report(summary: RunSummary, dataset: Path, candidate: str, judge: bool) -> ReportFiles:
+    """Write the run's report; each system should have results for the questions it ran.
+
+    Those are the first N with `--limit N`, so the questions left out are not reported
+    as missing results.
+    """
+    from evals.report import write_report
+
+    asked = [example.qid for example in summary.examples]
+    questions = dataset / "questions.jsonl"
+    return write_report(
+        summary.out_dir,
+        questions,
+        summary.systems,
+        candidate=candidate,
+        judge=judge,
+        expected=asked,
+    )
 
 
 def _backend(name: str) -> str:

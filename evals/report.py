@@ -11,7 +11,7 @@ how many others were left out and why, and how many current ones come from a dir
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -114,10 +114,13 @@ def build_report(
     examples: Sequence[EvalExample],
     systems: Sequence[str] | None = None,
     judgments: Mapping[Key, Mapping[str, Any]] | None = None,
+    expected: Collection[str] | None = None,
 ) -> Report:
     """Score every system found in the results; `systems` fixes the order of those it names.
 
     `judgments` are the judge's verdict lines; without them Correct is matched offline.
+    `expected` are the qids every system should have a result for (a `--limit N` run asks
+    for the first N; default: every example); a system with fewer is warned about.
     """
     known = {ex.qid for ex in examples}
     stray = sorted({qid for qid, _ in results if qid not in known})
@@ -136,14 +139,11 @@ def build_report(
     for (qid, system), line in (judgments or {}).items():
         verdicts.setdefault(system, {})[qid] = line
     reports = [score_system(name, by_system[name], examples, verdicts.get(name)) for name in order]
-    for rep in reports:
-        if rep.quality["n"] < len(examples):
-            logger.warning(
-                "%s: %d of %d questions have results",
-                rep.system,
-                int(rep.quality["n"]),
-                len(examples),
-            )
+    wanted = known if expected is None else set(expected)
+    for name in order:
+        have = len(wanted & by_system[name].keys())
+        if have < len(wanted):
+            logger.warning("%s: %d of %d questions have results", name, have, len(wanted))
     return Report(tuple(reports))
 
 
@@ -187,11 +187,16 @@ def load_report(
     return _scored(read_run(out_dir, questions_path), systems, out_dir if judge else None)
 
 
-def _scored(data: RunData, systems: Sequence[str] | None, judged: Path | None) -> Report:
+def _scored(
+    data: RunData,
+    systems: Sequence[str] | None,
+    judged: Path | None,
+    expected: Collection[str] | None = None,
+) -> Report:
     """Score a run; `judged` is the out dir whose judgments.jsonl decides Correct, if any."""
     verdicts = read_judgments(judged) if judged else None
     names = systems or data.config.get("systems")
-    report = build_report(data.freshness.current, data.examples, names, verdicts)
+    report = build_report(data.freshness.current, data.examples, names, verdicts, expected)
     names = [rep.system for rep in report.systems]
     return replace(
         report, provenance=tuple(provenance_markdown(data.config, data.freshness, names))
@@ -206,15 +211,17 @@ def write_report(
     plots: bool = True,
     candidate: str = DEFAULT_CANDIDATE,
     judge: bool = False,
+    expected: Collection[str] | None = None,
 ) -> ReportFiles:
     """Write OUT/summary.md, OUT/summary.csv, the regressions and (unless `plots`) the plots.
 
     The regressions of `candidate` against every other system end summary.md and go to
     OUT/regressions.json and .md (see `evals.regressions`). With `judge`, the judge's
-    verdicts in OUT/judgments.jsonl decide Correct where they apply.
+    verdicts in OUT/judgments.jsonl decide Correct where they apply. `expected`: the qids
+    the run asked for (see `build_report`).
     """
     data = read_run(out_dir, questions_path)
-    report = _scored(data, systems, out_dir if judge else None)
+    report = _scored(data, systems, out_dir if judge else None, expected)
     regression_files, section = _regressions(out_dir, data, report, candidate)
     markdown = to_markdown(report) + (f"\n{section}" if section else "")
     md_path = out_dir / SUMMARY_MD

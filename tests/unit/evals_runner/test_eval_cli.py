@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import typer
 from eval_helpers import Corpus, FakeSystem
 from typer.testing import CliRunner
@@ -57,11 +58,14 @@ def test_compare_writes_one_table_with_every_system(
     assert all(len(fake.calls) == 6 for fake in fakes.values())
 
 
-def test_limit_and_unknown_backend(corpus: Corpus, fakes, tmp_path: Path) -> None:
+def test_limit_and_unknown_backend(
+    corpus: Corpus, fakes, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     base = ["--dataset", str(corpus.bundle), "--index", str(corpus.index), "--no-progress"]
     result = _invoke("--system", "fake-a", "--limit", "2", "--out", str(tmp_path / "a"), *base)
     assert result.exit_code == 0, result.output
     assert fakes["fake-a"].calls == ["q1", "q2"]
+    assert "have results" not in caplog.text  # the limit, not a failure, left the rest out
     bad = _invoke("--system", "fake-a", "--backend", "gpt", "--out", str(tmp_path / "b"), *base)
     assert bad.exit_code == 2 and "offline" in bad.output
 

@@ -43,6 +43,17 @@ LINES = {
 }
 
 
+def test_missing_results_are_counted_against_the_questions_asked_for(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    first = {key: line for key, line in LINES.items() if key[0] == "q1"}
+    build_report(first, EXAMPLES)
+    assert "sys: 1 of 2 questions have results" in caplog.text
+    caplog.clear()
+    build_report(first, EXAMPLES, expected=["q1"])  # e.g. `fif eval --limit 1`
+    assert "have results" not in caplog.text
+
+
 def test_pooled_retrieval_qa_and_efficiency() -> None:
     report = build_report(LINES, EXAMPLES)
     (rep,) = report.systems
