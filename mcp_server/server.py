@@ -1,24 +1,26 @@
 """The MCP server: FiF's tools registered on the SDK's `MCPServer`, typed in and out.
 
 Arguments are validated by the SDK against each tool's input schema (a `k` out of
-range never reaches the library); a FiF error (an unknown id, an empty query, a missing
-index) becomes a tool error whose text is the error's one-line message, so the
-assistant reads what went wrong and what to call instead.
+range never reaches the library), and a rejected one comes back as one line naming the
+argument and its allowed range (`mcp_server.arguments`); a FiF error (an unknown id, a
+blank query, a missing index) becomes a tool error whose text is the error's one-line
+message, so the assistant reads what went wrong and what to call instead.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Annotated, Literal, TypeVar, cast, get_args
+from typing import Annotated, Any, Literal, TypeVar, cast, get_args
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from graph_agent.systems import ASK_SYSTEMS
 from mcp_server import browse, tools
+from mcp_server.arguments import argument_error
 from mcp_server.budget import DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS
 from mcp_server.results import AskResult, ComponentDetail, DocumentDetail, PageDetail, SearchResult
 from mcp_server.settings import ServerSettings
@@ -45,9 +47,27 @@ K = Annotated[int, Field(ge=1, le=50, description="How many components to rank."
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
 
+class FiFServer(MCPServer):
+    """The SDK's server, with rejected arguments reported in one line instead of pydantic's."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Any = None
+    ) -> CallToolResult | InputRequiredResult:
+        """Call a tool; a ToolError for arguments that fail its schema names each argument."""
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as error:
+            rejected = error.__cause__
+            if isinstance(error, UnexpectedToolError) or not isinstance(rejected, ValidationError):
+                raise
+            schemas = {tool.name: tool.input_schema for tool in await self.list_tools()}
+            message = argument_error(name, schemas.get(name, {}), rejected)
+            raise ToolError(message) from rejected  # the SDK logs the rejected fields
+
+
 def build_server(settings: ServerSettings) -> MCPServer:
     """Return an MCP server whose tools answer from the settings' index."""
-    server = MCPServer("fif", instructions=INSTRUCTIONS, version=_version(), log_level=_log_level())
+    server = FiFServer("fif", instructions=INSTRUCTIONS, version=_version(), log_level=_log_level())
     _add_retrieval_tools(server, settings)
     _add_browsing_tools(server, settings)
     return server
