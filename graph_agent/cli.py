@@ -127,7 +127,7 @@ def search(
     from tools.corpus_index import open_index
     from tools.search import SEARCH_MODES, SearchMode, dense_search
 
-    question = require_question(question, "the question argument")
+    question = require_question(question, "the question argument", _example("search"))
     if granularity not in LAYERS:
         raise typer.BadParameter(f"{granularity!r}: use document, component or subcomponent")
     if mode not in SEARCH_MODES:
@@ -168,7 +168,7 @@ def ask(
     from state.context import price_table_from
     from tools.corpus_index import open_index
 
-    question = require_question(question, "the question argument")
+    question = require_question(question, "the question argument", _example("ask"))
     chosen = ask_system(system)  # an unknown name fails before the index is opened
     overrides = {
         "index_dir": str(index),
@@ -188,6 +188,11 @@ def ask(
     context = chosen.context_type.from_env(overrides)
     corpus_index = open_index(str(index), chroma_url)
     _report(corpus_index, chosen.run(question, context, thread, continue_thread), as_json)
+
+
+def _example(command: str) -> str:
+    """Return a working call of a command, for the message about an empty question."""
+    return f'fif {command} "Who founded X?" --index DIR'
 
 
 def _report(corpus_index: CorpusIndex, result: RunResult, as_json: bool) -> None:

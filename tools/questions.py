@@ -10,8 +10,10 @@ from __future__ import annotations
 from tools.errors import InputError
 
 
-def require_question(question: object, field: str = "question") -> str:
+def require_question(question: object, field: str = "question", example: str = "") -> str:
     """Return the question stripped of surrounding space.
+
+    `example` is a call that works, shown after the fix (a CLI command names itself).
 
     Raises:
         InputError: If it is not a string or holds only whitespace; the message names the field.
@@ -22,7 +24,6 @@ def require_question(question: object, field: str = "question") -> str:
         )
     text = question.strip()
     if not text:
-        raise InputError(
-            f'{field} is empty: give the question to ask, e.g. fif ask "Who founded X?" -i DIR'
-        )
+        shown = f", e.g. {example}" if example else ""
+        raise InputError(f"{field} is empty: give the question to ask{shown}")
     return text

@@ -37,6 +37,7 @@ def test_an_empty_question_is_refused_on_the_command_line(
 ) -> None:
     code, _, err = run_fif(monkeypatch, capsys, command, question, "--index", str(mini_index))
     assert code == 2 and "question argument is empty" in err
+    assert f'e.g. fif {command} "' in err  # the example is the command that was run
 
 
 def test_an_empty_question_is_refused_by_the_api(mini_index: Path) -> None:
