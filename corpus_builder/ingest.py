@@ -31,6 +31,11 @@ def corpus_kind(corpus: Path) -> str:
         return "bundle"
     if corpus.is_file() and corpus.suffix.lower() == PDF_SUFFIX:
         return "pdf"
+    if not corpus.exists():
+        raise CorpusFormatError(
+            f"{corpus}: no such file or folder; check the path (a bundle folder, a "
+            "corpus.jsonl, a PDF, or a folder of HTML pages, PDFs or images)"
+        )
     if not corpus.is_dir():
         raise CorpusFormatError(
             f"{corpus}: not a folder, a .jsonl or a .pdf file; give a bundle folder "

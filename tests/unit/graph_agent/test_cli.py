@@ -81,6 +81,8 @@ def test_an_unusable_corpus_is_exit_code_2(tmp_path: Path, run_fif_main: RunFif)
     )  # fmt: skip
     assert code == 2 and err.startswith("error: ")
     assert "not a folder, a .jsonl or a .pdf file" in err
+    code, _, err = run_fif_main("build", str(tmp_path / "nowhere"), "--index", str(tmp_path / "i"))
+    assert code == 2 and f"{tmp_path / 'nowhere'}: no such file or folder; check the path" in err
 
 
 def test_skipped_inputs_are_listed_verbatim(
