@@ -10,6 +10,7 @@ from typing import Any
 from langgraph.checkpoint.memory import InMemorySaver
 from scripted_model import ScriptedChatModel, register
 
+from corpus_builder.build import BuildOptions, build
 from graph_agent.graph import build_graph, compile_graph
 from state.context import Context
 
@@ -78,3 +79,25 @@ class Run:
     def strategies(self) -> list[tuple[str, str, str]]:
         """Return the strategy tuple of every traversal in the history."""
         return [tuple(h["strategy"].values()) for h in self.state["history"]]  # type: ignore[misc]
+
+
+def paragraph_page(doc: str, title: str, text: str) -> dict[str, Any]:
+    """Return a corpus record: a page of one paragraph, `DOC::p0`."""
+    component = {"component_id": f"{doc}::p0", "type": "paragraph", "text": text}
+    return {"doc_id": doc, "title": title, "components": [component]}
+
+
+def build_pages(corpus_dir: Path, index_dir: Path, documents: list[dict[str, Any]]) -> Path:
+    """Write the records as a bundle and index it with hash:64 vectors; return the index."""
+    lines = [json.dumps(document) for document in documents]
+    (corpus_dir / "corpus.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    build(corpus_dir, index_dir, BuildOptions(text_embedder="hash:64", show_progress=False))
+    return index_dir
+
+
+def final_state(question: str, context: Context) -> dict[str, Any]:
+    """Run the graph on a new thread and return its whole final state, not the output keys."""
+    config = {"configurable": {"thread_id": uuid.uuid4().hex}}
+    graph = compile_graph(InMemorySaver())
+    graph.invoke({"question": question}, config, context=context)
+    return dict(graph.get_state(config).values)

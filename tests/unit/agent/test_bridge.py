@@ -7,15 +7,11 @@ the cell's entity finds it.
 
 from __future__ import annotations
 
-import json
-import uuid
 from pathlib import Path
 
 import pytest
-from langgraph.checkpoint.memory import InMemorySaver
+from agent_runs import build_pages, final_state, paragraph_page
 
-from corpus_builder.build import BuildOptions, build
-from graph_agent.graph import compile_graph
 from nodes.bridge import bridge_subquery, candidate_entities, choose_entity, evidence_node
 from nodes.rules import must_stop
 from state.context import Context
@@ -28,11 +24,6 @@ from tools.cost import CostMeter
 QUESTION = "The home team that played against Eastvale in the 2004 Harbour Cup was founded when?"
 TABLE = "cup2004::table0"
 ANSWER = "rovers::p0"
-
-
-def _para(doc: str, title: str, text: str) -> dict:
-    component = {"component_id": f"{doc}::p0", "type": "paragraph", "text": text}
-    return {"doc_id": doc, "title": title, "components": [component]}
 
 
 DOCUMENTS = [
@@ -54,23 +45,23 @@ DOCUMENTS = [
             }
         ],
     },
-    _para("rovers", "Northport Rovers", "Northport Rovers are a rowing club, formed in 1887."),
-    _para("eastvale", "Eastvale", "Eastvale is a village with a cricket ground and a mill."),
-    _para("pier", "Pier Park", "Pier Park is a stadium by the sea with seats for 9,000."),
-    _para("westbay", "Westbay", "Westbay is a fishing port on the western shore."),
-    _para("cove", "Cove Oval", "Cove Oval is an oval near the old lighthouse."),
+    paragraph_page(
+        "rovers", "Northport Rovers", "Northport Rovers are a rowing club, formed in 1887."
+    ),
+    paragraph_page(
+        "eastvale", "Eastvale", "Eastvale is a village with a cricket ground and a mill."
+    ),
+    paragraph_page("pier", "Pier Park", "Pier Park is a stadium by the sea with seats for 9,000."),
+    paragraph_page("westbay", "Westbay", "Westbay is a fishing port on the western shore."),
+    paragraph_page("cove", "Cove Oval", "Cove Oval is an oval near the old lighthouse."),
 ]
 
 
 @pytest.fixture(scope="module")
 def linkless_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Build the link-less corpus with hash:64 vectors (mention edges on, as `fif build` does)."""
-    folder = tmp_path_factory.mktemp("linkless")
-    lines = [json.dumps(document) for document in DOCUMENTS]
-    (folder / "corpus.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    index_dir = tmp_path_factory.mktemp("linkless_index")
-    build(folder, index_dir, BuildOptions(text_embedder="hash:64", show_progress=False))
-    return index_dir
+    folder, index_dir = (tmp_path_factory.mktemp(n) for n in ("linkless", "linkless_index"))
+    return build_pages(folder, index_dir, DOCUMENTS)
 
 
 def _step(components: list[str], doc_mode: str = "vector", **extra: object) -> StepRecord:
@@ -157,10 +148,7 @@ def _run(index_dir: Path, bridges: int) -> dict:
         components_per_hop=2,
         tuning=FiFTuning(bridge_hops=bridges),
     )
-    config = {"configurable": {"thread_id": uuid.uuid4().hex}}
-    graph = compile_graph(InMemorySaver())
-    graph.invoke({"question": QUESTION}, config, context=context)
-    return dict(graph.get_state(config).values)  # the whole state, not the output keys
+    return final_state(QUESTION, context)
 
 
 def test_the_answer_page_is_reached_only_through_the_bridge(linkless_index: Path) -> None:

@@ -9,15 +9,11 @@ university, one bridge per page.
 
 from __future__ import annotations
 
-import json
-import uuid
 from pathlib import Path
 
 import pytest
-from langgraph.checkpoint.memory import InMemorySaver
+from agent_runs import build_pages, final_state, paragraph_page
 
-from corpus_builder.build import BuildOptions, build
-from graph_agent.graph import compile_graph
 from state.context import Context
 from state.tuning import FiFTuning
 
@@ -25,40 +21,32 @@ QUESTION = "When was the university founded that the author of The Lighthouse Ke
 CHAIN = ["novel::p0", "ellison::p0", "kestrel::p0"]
 
 
-def _page(doc: str, title: str, text: str) -> dict:
-    component = {"component_id": f"{doc}::p0", "type": "paragraph", "text": text}
-    return {"doc_id": doc, "title": title, "components": [component]}
-
-
-DOCUMENTS = [
-    _page(
+PAGES = [
+    (
         "novel",
         "The Lighthouse Keeper",
         "The Lighthouse Keeper is a 1952 novel. "
         "The author of The Lighthouse Keeper is Mara Ellison.",
     ),
-    _page(
+    (
         "ellison",
         "Mara Ellison",
         "Mara Ellison was a novelist. As a young woman she attended Kestrel University.",
     ),
-    _page("kestrel", "Kestrel University", "Kestrel University was founded in 1871 by sailors."),
-    _page("harlow", "Harlow University", "Harlow University was founded in 1902 by a bishop."),
-    _page("mere", "Mere University", "Mere University was founded in 1950 on an old airfield."),
-    _page("ashby", "Ashby College", "Ashby College was founded in 1890; many authors attended it."),
-    _page("tide", "Tide Road", "Tide Road is a 1960 novel about a ferry crossing."),
+    ("kestrel", "Kestrel University", "Kestrel University was founded in 1871 by sailors."),
+    ("harlow", "Harlow University", "Harlow University was founded in 1902 by a bishop."),
+    ("mere", "Mere University", "Mere University was founded in 1950 on an old airfield."),
+    ("ashby", "Ashby College", "Ashby College was founded in 1890; many authors attended it."),
+    ("tide", "Tide Road", "Tide Road is a 1960 novel about a ferry crossing."),
 ]
+DOCUMENTS = [paragraph_page(*page) for page in PAGES]
 
 
 @pytest.fixture(scope="module")
 def chain_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Build the corpus with hash:64 vectors; it has no hyperlinks, so mention edges are on."""
-    folder = tmp_path_factory.mktemp("chain")
-    lines = [json.dumps(document) for document in DOCUMENTS]
-    (folder / "corpus.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    index_dir = tmp_path_factory.mktemp("chain_index")
-    build(folder, index_dir, BuildOptions(text_embedder="hash:64", show_progress=False))
-    return index_dir
+    folder, index_dir = (tmp_path_factory.mktemp(n) for n in ("chain", "chain_index"))
+    return build_pages(folder, index_dir, DOCUMENTS)
 
 
 def _run(index_dir: Path, bridges: int) -> dict:
@@ -69,10 +57,7 @@ def _run(index_dir: Path, bridges: int) -> dict:
         components_per_hop=1,
         tuning=FiFTuning(bridge_hops=bridges),
     )
-    config = {"configurable": {"thread_id": uuid.uuid4().hex}}
-    graph = compile_graph(InMemorySaver())
-    graph.invoke({"question": QUESTION}, config, context=context)
-    return dict(graph.get_state(config).values)
+    return final_state(QUESTION, context)
 
 
 def test_each_bridge_reads_the_next_entity_from_the_page_the_last_one_found(
