@@ -7,7 +7,7 @@ import shutil
 import struct
 import sys
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,17 @@ from tools.manifest import Manifest
 
 MINI_BUNDLE = Path(__file__).resolve().parent / "fixtures" / "mini_bundle"
 HASH_SPEC = "hash:64"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def query_encoder_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Keep saved query encoders (tools.saved_encoder) in a session folder, not ~/.cache."""
+    folder = tmp_path_factory.mktemp("fif_cache")
+    patch = pytest.MonkeyPatch()
+    patch.setenv("FIF_CACHE_DIR", str(folder))  # subprocesses the tests start inherit it
+    yield folder
+    patch.undo()
+
 
 Line = dict[str, Any] | str | bytes
 """A corpus.jsonl line: a record to serialise, raw text, or raw bytes (for encoding errors)."""

@@ -26,6 +26,7 @@ from tools.image_scores import ImageScores, vector_key
 from tools.index import ChromaLayers, Hit, IndexLayer
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, Manifest
+from tools.saved_encoder import query_embedder
 from tools.sparse_index import SparseLayers
 from tools.vector_cache import VectorCache
 
@@ -63,7 +64,7 @@ class CorpusIndex:
             )
         graph = LayeredGraph.load(index_dir / GRAPH_FILE)
         layers = ChromaLayers.open(index_dir, chroma_url or manifest.chroma_url, manifest.name)
-        text = load_embedder(manifest.text_embedder.spec)
+        text = query_embedder(manifest.text_embedder.spec)
         if text.dim != manifest.text_embedder.dim:
             raise IndexMismatchError(
                 f"{index_dir}: built with dim {manifest.text_embedder.dim}, but "

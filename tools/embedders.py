@@ -10,10 +10,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-import threading
 import warnings
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -21,8 +19,8 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableError
-from tools.mean_pooling import mean_pool_encoder
-from tools.span_pooling import ContextRequest, ContextVectors, pool_in_context, token_batches
+from tools.mean_pooling import embed_batched, mean_pool_encoder
+from tools.span_pooling import ContextRequest, ContextVectors, pool_in_context
 
 logger = logging.getLogger(__name__)
 
@@ -79,29 +77,6 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
     return vectors / np.maximum(norms, 1e-12)
 
 
-SMALL_INPUT_TOKENS = 256
-"""Inputs up to this many tokens (a query, a few residual questions) embedded from a worker
-thread (the eval runner, `fif serve`, LangGraph's executor) run on one intra-op thread:
-torch's pool took 12.4 ms per OTT-QA question there against 6.9 ms on one thread (the main
-thread takes 6.0 ms with the pool, so it keeps it); the vectors are bit-identical."""
-
-
-@contextmanager
-def intra_op_threads(threads: int | None) -> Iterator[None]:
-    """Run torch with `threads` intra-op threads inside the block (None: leave it as is)."""
-    import torch
-
-    before = torch.get_num_threads()
-    if threads is None or threads == before:
-        yield
-        return
-    torch.set_num_threads(threads)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
 class SentenceTransformerEmbedder:
     """A sentence-transformers model, optionally with int8 dynamic quantisation of its Linears."""
 
@@ -141,18 +116,11 @@ class SentenceTransformerEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Encode texts in length-sorted batches of a token budget; returns unit vectors."""
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
-            return out
+            return np.zeros((0, self.dim), dtype=np.float32)
         limit = self.model.max_seq_length
         ids = self.model.tokenizer(list(texts), truncation=True, max_length=limit)["input_ids"]
-        lengths = [len(row) for row in ids]
-        worker = threading.current_thread() is not threading.main_thread()
-        threads = 1 if worker and sum(lengths) <= SMALL_INPUT_TOKENS else None
-        with intra_op_threads(threads):
-            for batch in token_batches(lengths):
-                out[batch] = self._encode([texts[i] for i in batch])
-        return out
+        return embed_batched(texts, [len(row) for row in ids], self._encode, self.dim)
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         """Encode one batch, through MeanPoolEncoder when the model is a plain one."""

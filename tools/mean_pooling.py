@@ -21,10 +21,13 @@ from __future__ import annotations
 import logging
 import threading
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
+
+from tools.span_pooling import token_batches
 
 logger = logging.getLogger(__name__)
 
@@ -32,6 +35,72 @@ SUPPORTED_MODULES = ("Transformer", "Pooling", "Normalize")
 PROBE_TEXTS = ("a probe of the traced pass", "and a longer probe sentence, padded in a batch")
 FEATURES = ("input_ids", "attention_mask", "token_type_ids")
 """The transformer inputs a trace takes, in the transformer's positional order."""
+SMALL_INPUT_TOKENS = 256
+"""Inputs up to this many tokens (a query, a few residual questions) embedded from a worker
+thread (the eval runner, `fif serve`, LangGraph's executor) run on one intra-op thread:
+torch's pool took 12.4 ms per OTT-QA question there against 6.9 ms on one thread (the main
+thread takes 6.0 ms with the pool, so it keeps it); the vectors are bit-identical."""
+
+Features = dict[str, Any]
+"""A tokenized batch: FEATURES name -> (batch, tokens) tensor."""
+
+
+@contextmanager
+def intra_op_threads(threads: int | None) -> Iterator[None]:
+    """Run torch with `threads` intra-op threads inside the block (None: leave it as is)."""
+    import torch
+
+    before = torch.get_num_threads()
+    if threads is None or threads == before:
+        yield
+        return
+    torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def embed_batched(
+    texts: Sequence[str],
+    lengths: Sequence[int],
+    encode: Callable[[list[str]], np.ndarray],
+    dim: int,
+) -> np.ndarray:
+    """Encode texts in length-sorted batches of a token budget (`lengths`: their tokens)."""
+    out = np.zeros((len(texts), dim), dtype=np.float32)
+    if not texts:
+        return out
+    worker = threading.current_thread() is not threading.main_thread()
+    threads = 1 if worker and sum(lengths) <= SMALL_INPUT_TOKENS else None
+    with intra_op_threads(threads):
+        for batch in token_batches(lengths):
+            out[batch] = encode([texts[i] for i in batch])
+    return out
+
+
+def mean_pooled(
+    texts: Sequence[str],
+    features_of: Callable[[list[str]], Features],
+    token_states: Callable[[Features], Any],
+    normalisations: int,
+) -> np.ndarray:
+    """Return one batch's normalised mean-pooled vectors, in encode's order inside the batch."""
+    import torch
+    from torch.nn.functional import normalize
+
+    order = np.argsort([-len(text) for text in texts])  # encode's order inside a batch
+    features = features_of([texts[i] for i in order])
+    with torch.inference_mode():
+        tokens = token_states(features)
+        mask = features["attention_mask"].unsqueeze(-1).to(tokens.dtype)
+        summed = (tokens * mask).sum(dim=1, dtype=tokens.dtype)
+        vectors = summed / torch.clamp(mask.sum(dim=1, dtype=tokens.dtype), min=1e-9)
+        for _ in range(normalisations):
+            vectors = normalize(vectors, p=2, dim=-1)
+    out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
+    out[order] = vectors.float().numpy()
+    return out
 
 
 class MeanPoolEncoder:
@@ -46,30 +115,24 @@ class MeanPoolEncoder:
         """encode normalises once more after a Normalize module; each pass is repeated."""
         self._pass: Callable[[dict[str, Any]], Any] | None = None
         self._tracing = threading.Lock()
+        self.trace: tuple[Any, list[str]] | None = None
+        """The checked TorchScript module and its inputs' names, once made (to save)."""
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Return the (len(texts), dim) normalised vectors of one batch."""
-        import torch
-        from torch.nn.functional import normalize
+        return mean_pooled(texts, self.features, self.transformer_pass(), self.normalisations)
 
-        order = np.argsort([-len(text) for text in texts])  # encode's order inside a batch
-        features = self.tokenizer(
-            [texts[i] for i in order],
-            padding=True,
-            truncation=True,
-            max_length=self.max_tokens,
-            return_tensors="pt",
+    def features(self, texts: list[str]) -> Features:
+        """Tokenize one batch as `encode` does: padded to its longest, cut at max_tokens."""
+        return dict(
+            self.tokenizer(
+                texts,
+                padding=True,
+                truncation=True,
+                max_length=self.max_tokens,
+                return_tensors="pt",
+            )
         )
-        with torch.inference_mode():
-            tokens = self.transformer_pass()(dict(features))
-            mask = features["attention_mask"].unsqueeze(-1).to(tokens.dtype)
-            summed = (tokens * mask).sum(dim=1, dtype=tokens.dtype)
-            vectors = summed / torch.clamp(mask.sum(dim=1, dtype=tokens.dtype), min=1e-9)
-            for _ in range(self.normalisations):
-                vectors = normalize(vectors, p=2, dim=-1)
-        out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
-        out[order] = vectors.float().numpy()
-        return out
 
     def transformer_pass(self) -> Callable[[dict[str, Any]], Any]:
         """Return the token states function: the checked trace, else the eager transformer."""
@@ -116,7 +179,10 @@ class MeanPoolEncoder:
             return None
         finally:
             quiet.setLevel(level)
-        return traced if same else None
+        if not same:
+            return None
+        self.trace = (module, names)
+        return traced
 
 
 def mean_pool_encoder(model: Any) -> MeanPoolEncoder | None:

@@ -101,7 +101,8 @@ def test_contextual_sentences_come_from_their_paragraph_pass(tmp_path: Path) -> 
     build(MINI, tmp_path / "mini", BuildOptions(show_progress=False, contextual_sentences=True))
     index = CorpusIndex.open(tmp_path / "mini")
     assert index.manifest.options["sentence_vectors"] == "contextual"
-    graph, model = index.graph, index.text_embedder.model  # type: ignore[attr-defined]
+    graph = index.graph
+    model = load_embedder(index.manifest.text_embedder.spec).model  # type: ignore[attr-defined]
     paragraph = "marie_curie::p0"
     title = graph.title(graph.node(paragraph).doc_id)
     sentences = graph.children(paragraph)
