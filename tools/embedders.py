@@ -202,7 +202,12 @@ def resolve_model_path(name: str) -> str:
     return name
 
 
-def _load_st(model: str, allow_download: bool) -> Embedder:
+def st_model(model: str) -> tuple[str, str, int | None, str]:
+    """Parse `name[#precision][@tokens]`: (name, precision, max tokens, the model id).
+
+    The model id names what the vectors depend on (the int8 scheme included), so it keys
+    anything saved from the model (an index's vectors, a saved query encoder).
+    """
     model, _, tokens = model.partition("@")
     name, _, precision = model.partition("#")
     precision = precision or "fp32"
@@ -210,17 +215,20 @@ def _load_st(model: str, allow_download: bool) -> Embedder:
         raise ConfigError(f"embedder precision {precision!r}: use #fp32 or #int8")
     if tokens and not tokens.isdigit():
         raise ConfigError(f"embedder max tokens {tokens!r}: use @<number>, e.g. @128")
+    scheme = INT8_SCHEME if precision == "int8" else precision
+    model_id = f"st:{name}#{scheme}" + (f"@{tokens}" if tokens else "")
+    return name, precision, int(tokens) if tokens else None, model_id
+
+
+def _load_st(model: str, allow_download: bool) -> Embedder:
+    name, precision, tokens, model_id = st_model(model)
     path = resolve_model_path(name)
     if not allow_download and name not in PACKAGED_MODELS and not Path(path).is_dir():
         raise ModelUnavailableError(
             f"embedder 'st:{model}': {path!r} is neither a packaged model "
             f"({', '.join(PACKAGED_MODELS)}) nor a local folder; pass --allow-download to fetch it"
         )
-    scheme = INT8_SCHEME if precision == "int8" else precision
-    model_id = f"st:{name}#{scheme}" + (f"@{tokens}" if tokens else "")
-    return SentenceTransformerEmbedder(
-        model_id, path, precision, int(tokens) if tokens else None, allow_download
-    )
+    return SentenceTransformerEmbedder(model_id, path, precision, tokens, allow_download)
 
 
 def _load_hash(model: str, allow_download: bool) -> Embedder:

@@ -8,8 +8,9 @@ both to the cache folder ($FIF_CACHE_DIR, else ~/.cache/fif), with the vectors o
 probe texts. A later process loads them, encodes the probes again and uses the saved
 encoder only when every probe vector is bit-identical to the saved one; anything else
 (no cache, another torch, other weights, a damaged file) loads the model the slow way.
-The cache is keyed by the embedder spec, the torch version and the weights file's size
-and time, so a changed model is never answered from an old trace.
+The cache is keyed by the spec, the model id, the torch version and the weights file, so a
+changed model is never answered from an old trace; a change to how vectors are pooled
+bumps FORMAT.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from tools.embedders import Embedder, load_embedder, resolve_model_path
-from tools.errors import MissingDependencyError
+from tools.embedders import Embedder, load_embedder, resolve_model_path, st_model
+from tools.errors import ConfigError, MissingDependencyError
 from tools.mean_pooling import PROBE_TEXTS, Features, embed_batched, mean_pooled
 
 logger = logging.getLogger(__name__)
@@ -72,10 +73,9 @@ def weights_of(spec: str) -> Path | None:
     backend, _, model = spec.partition(":")
     if backend != "st":
         return None
-    name = model.partition("@")[0].partition("#")[0]
     try:
-        folder = Path(resolve_model_path(name))
-    except MissingDependencyError:
+        folder = Path(resolve_model_path(st_model(model)[0]))
+    except (ConfigError, MissingDependencyError):
         return None
     return next((folder / f for f in WEIGHT_FILES if (folder / f).is_file()), None)
 
@@ -87,14 +87,18 @@ def cache_root() -> Path:
 
 
 def encoder_folder(spec: str, weights: Path) -> Path:
-    """Return the cache folder of an embedder spec with these weights, under this torch."""
+    """Return the cache folder of an st: spec's encoder with these weights, under this torch.
+
+    The key holds the model id (its int8 scheme), the torch version and the weights file's
+    path, size and time, so no change to what the vectors depend on reuses an old save.
+    """
     import torch
 
     stat = weights.stat()
-    key = f"{FORMAT}\x1f{spec}\x1f{torch.__version__}\x1f{weights}\x1f{stat.st_size}"
-    key += f"\x1f{stat.st_mtime_ns}"
-    digest = hashlib.sha256(key.encode()).hexdigest()[:20]
-    return cache_root() / "query-encoders" / digest
+    model_id = st_model(spec.partition(":")[2])[3]
+    parts = [str(FORMAT), spec, model_id, torch.__version__, str(weights), str(stat.st_size)]
+    key = "\x1f".join([*parts, str(stat.st_mtime_ns)])
+    return cache_root() / "query-encoders" / hashlib.sha256(key.encode()).hexdigest()[:20]
 
 
 class SavedQueryEncoder:
