@@ -138,8 +138,8 @@ class SavedQueryEncoder:
         return self.module(*(features[name] for name in self.names))["last_hidden_state"]
 
 
-def save_query_encoder(embedder: Any, folder: Path) -> bool:
-    """Save a SentenceTransformerEmbedder's traced lean encoder to `folder`; False if it has none.
+def save_query_encoder(embedder: Embedder, folder: Path) -> bool:
+    """Save an embedder's traced lean encoder (MeanPoolEncoder) to `folder`; False if none.
 
     The files are written to a temporary folder beside it and renamed into place, so a
     reader never sees half a save and two processes saving at once leave one whole copy.
@@ -169,8 +169,9 @@ def save_query_encoder(embedder: Any, folder: Path) -> bool:
         return False
     try:
         torch.jit.save(module, str(staging / MODULE_FILE))
-        (staging / TOKENIZER_FILE).write_text(hf_tokenizer.backend_tokenizer.to_str())
-        (staging / META_FILE).write_text(json.dumps(meta))
+        tokenizer = hf_tokenizer.backend_tokenizer.to_str()
+        (staging / TOKENIZER_FILE).write_text(tokenizer, encoding="utf-8")
+        (staging / META_FILE).write_text(json.dumps(meta), encoding="utf-8")
         os.replace(staging, folder)  # fails if another process saved first: keep theirs
     except OSError:
         shutil.rmtree(staging, ignore_errors=True)
@@ -203,7 +204,7 @@ def load_query_encoder(folder: Path) -> SavedQueryEncoder | None:
         import torch
         from tokenizers import Tokenizer
 
-        meta = json.loads((folder / META_FILE).read_text())
+        meta = json.loads((folder / META_FILE).read_text(encoding="utf-8"))
         if meta.get("format") != FORMAT:
             return None
         tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
