@@ -11,7 +11,8 @@ import hashlib
 import logging
 import re
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -95,7 +96,8 @@ class SentenceTransformerEmbedder:
                 "text embedders need sentence-transformers: pip install sentence-transformers"
             ) from err
         try:
-            model = SentenceTransformer(path, device="cpu", local_files_only=not allow_download)
+            with weights_bar_hidden():
+                model = SentenceTransformer(path, device="cpu", local_files_only=not allow_download)
         except OSError as err:
             raise ModelUnavailableError(
                 f"embedder {model_id!r}: cannot load {path!r} offline ({err}); give a local "
@@ -140,6 +142,20 @@ class SentenceTransformerEmbedder:
         """Pool spans from one pass over each text, with a CONTEXT_TOKENS window."""
         transformer = self.model[0].auto_model
         return pool_in_context(self.model.tokenizer, transformer, requests, CONTEXT_TOKENS)
+
+
+@contextmanager
+def weights_bar_hidden() -> Iterator[None]:
+    """Hide transformers' "Loading weights" progress bar inside the block (a CLI's stderr)."""
+    from transformers.utils import logging as hf_logging
+
+    shown = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if shown:
+            hf_logging.enable_progress_bar()
 
 
 def _quantise_int8(model: Any) -> Any:
