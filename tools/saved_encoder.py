@@ -15,6 +15,7 @@ bumps FORMAT.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -22,6 +23,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -48,6 +50,9 @@ CHECK_TEXTS = (
 """Texts whose vectors must come back bit-identical before a saved encoder is used."""
 MODULE_FILE, TOKENIZER_FILE, META_FILE = "encoder.pt", "tokenizer.json", "encoder.json"
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
+STAGING_PREFIX = ".saving-"
+ABANDONED_AFTER_S = 3600.0
+"""A staging folder this old belongs to a save that will never finish."""
 
 
 @lru_cache(maxsize=8)
@@ -163,7 +168,8 @@ def save_query_encoder(embedder: Embedder, folder: Path) -> bool:
     }
     try:
         folder.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".saving-", dir=folder.parent))
+        drop_abandoned_saves(folder.parent)
+        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder.parent))
     except OSError as err:  # a read-only home: every process loads the slow way
         logger.info("query encoder not saved to %s: %s", folder, err)
         return False
@@ -177,6 +183,15 @@ def save_query_encoder(embedder: Embedder, folder: Path) -> bool:
         shutil.rmtree(staging, ignore_errors=True)
         return folder.is_dir()
     return True
+
+
+def drop_abandoned_saves(root: Path) -> None:
+    """Remove staging folders that a process killed mid-save left over an hour ago."""
+    cutoff = time.time() - ABANDONED_AFTER_S
+    for staging in root.glob(f"{STAGING_PREFIX}*"):
+        with contextlib.suppress(OSError):  # another process may be removing it too
+            if staging.stat().st_mtime < cutoff:
+                shutil.rmtree(staging)
 
 
 @contextmanager

@@ -7,6 +7,8 @@ change to what was saved must send the next process back to the model.
 from __future__ import annotations
 
 import json
+import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +19,7 @@ from tools.embedders import DEFAULT_TEXT_EMBEDDER, SentenceTransformerEmbedder, 
 from tools.saved_encoder import (
     META_FILE,
     MODULE_FILE,
+    STAGING_PREFIX,
     SavedQueryEncoder,
     encoder_folder,
     load_query_encoder,
@@ -63,6 +66,15 @@ def test_a_damaged_or_changed_save_is_not_used(cache: Path) -> None:
     assert weights is not None
     fp32 = encoder_folder("st:all-MiniLM-L6-v2#fp32@128", weights)
     assert fp32 != encoder_folder(DEFAULT_TEXT_EMBEDDER, weights)  # one save per spec
+
+
+def test_a_save_abandoned_over_an_hour_ago_is_cleared_by_the_next(cache: Path) -> None:
+    old, fresh = cache / f"{STAGING_PREFIX}old", cache / f"{STAGING_PREFIX}fresh"
+    for staging in (old, fresh):
+        staging.mkdir()
+    os.utime(old, (time.time() - 7200, time.time() - 7200))
+    assert save_query_encoder(load_embedder(DEFAULT_TEXT_EMBEDDER), cache / "encoder")
+    assert not old.exists() and fresh.exists()  # a save in progress elsewhere is left alone
 
 
 def test_an_unwritable_cache_only_costs_the_slow_load(cache: Path) -> None:
