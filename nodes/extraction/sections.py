@@ -1,7 +1,8 @@
 """Which sections a shopping item should fetch: hybrid hits mapped onto the section tree.
 
 The item is searched with the shared hybrid search (dense + BM25 over subcomponents,
-fused by reciprocal rank; `tools.search.score_nodes`), inside the run's documents (the
+fused by reciprocal rank; `tools.search.score_nodes`; in a chosen filing a metric's input
+lines too, `seed_hits`), inside the run's documents (the
 first search picks them from its hits and the document summaries) and never outside the
 index's document scope.
 Each hit votes for the section that holds its component. Two more rankings of every
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from state.extraction_state import ExtractionContext
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
+from tools.metric_terms import metric_inputs
 from tools.rank_fusion import fused_order
 from tools.search import ScoredNode, score_nodes, similarities
 from tools.section_tree import SectionTree, section_summary, section_tree
@@ -112,6 +114,38 @@ def doc_of(section: str, trees: dict[str, SectionTree]) -> str:
     return next(doc for doc, tree in trees.items() if section in tree.nodes)
 
 
+def seed_hits(
+    index: CorpusIndex,
+    item: str,
+    documents: Sequence[str] | None,
+    context: ExtractionContext,
+    meter: CostMeter,
+) -> list[ScoredNode]:
+    """Return the item's hybrid hits; inside a chosen filing, fused with its metric lines'.
+
+    An item naming a metric (tools.metric_terms: inventory turnover -> cost of sales,
+    inventories) also searches each statement line it is computed from, and the rankings
+    join by reciprocal rank fusion, the item's own counted twice. Only in a scoped index
+    (`--single-doc`, `--doc`): in a shared store the lines match every company alike.
+    FinanceBench single-document page R@5 0.629 -> 0.657, one question better on each
+    half (tuning 25 -> 26 of 39, reporting 19 -> 20 of 31), as FiF's planner gains.
+    """
+
+    def search(text: str) -> list[ScoredNode]:
+        return score_nodes(
+            index, text, "component", "subcomponent", context.seed_hits, "hybrid", documents, meter
+        )
+
+    hits = search(item)
+    lines = metric_inputs(item) if index.scope is not None else []
+    if not lines:
+        return hits
+    runs = [hits, hits, *(search(line) for line in lines)]
+    found = {hit.node_id: hit for run in reversed(runs) for hit in run}  # the item's hit wins
+    fused = fused_order([[hit.node_id for hit in run] for run in runs])
+    return [found[node] for node, _ in fused][: context.seed_hits]
+
+
 def search_sections(
     index: CorpusIndex,
     item: str,
@@ -120,9 +154,7 @@ def search_sections(
     meter: CostMeter,
 ) -> SectionSearch:
     """Search the item and rank the sections of the run's documents for it."""
-    hits = score_nodes(
-        index, item, "component", "subcomponent", context.seed_hits, "hybrid", documents, meter
-    )
+    hits = seed_hits(index, item, documents, context, meter)
     chosen = list(documents or focus_documents(index, item, hits, context.max_documents, meter))
     trees = {doc: section_tree(index.graph, doc) for doc in chosen}
     rankings = [  # the hits count twice: the loop starts from them (seed 002)
