@@ -1,10 +1,10 @@
 """Which sections a shopping item should fetch: hybrid hits mapped onto the section tree.
 
 The item is searched with the shared hybrid search (dense + BM25 over subcomponents,
-fused by reciprocal rank; `tools.search.score_nodes`; in a chosen filing a metric's input
-lines too, `seed_hits`), inside the run's documents (the
+fused by reciprocal rank; `tools.search.score_nodes`), inside the run's documents (the
 first search picks them from its hits and the document summaries) and never outside the
-index's document scope.
+index's document scope; in a chosen filing a metric's input lines are searched too
+(`seed_hits`).
 Each hit votes for the section that holds its component. Two more rankings of every
 section of those documents join by reciprocal rank fusion: BM25 of the item against the
 section's heading and opening words (`tools.sparse_index.bm25_within`), and its best
