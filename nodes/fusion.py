@@ -60,17 +60,19 @@ def residual_fit(
     question: str,
     pairs: Sequence[tuple[str, str]],
     texts: Mapping[str, str],
+    residuals: Mapping[str, str],
     meter: CostMeter,
 ) -> dict[tuple[str, str], float]:
     """Return, per chain, how well the target fits what the source leaves of the question.
 
-    `texts` holds each source's full text (`source_texts`), in the sources' first order.
+    `texts` holds each source's full text (`source_texts`), `residuals` what it leaves of
+    the question (`residual_queries`).
     """
     by_source: dict[str, list[str]] = {}
     for source, target in pairs:
         by_source.setdefault(source, []).append(target)
     with meter.timed("embedding"):  # one batch: a call per source costs more than the work
-        vectors = index.embed_queries(residual_queries(question, texts))
+        vectors = index.embed_queries([residuals[source] for source in by_source])
     result: dict[tuple[str, str], float] = {}
     for (source, targets), vector in zip(by_source.items(), vectors, strict=True):
         weight = coverage(question, texts[source])  # a residual is as sharp as its source
@@ -94,9 +96,9 @@ def source_texts(index: CorpusIndex, pairs: Sequence[tuple[str, str]]) -> dict[s
     return {source: full_text(index, source) for source in dict.fromkeys(s for s, _ in pairs)}
 
 
-def residual_queries(question: str, texts: Mapping[str, str]) -> list[str]:
-    """Return what each source text leaves of the question, in the texts' order."""
-    return [residual_text(question, [text]) for text in texts.values()]
+def residual_queries(question: str, texts: Mapping[str, str]) -> dict[str, str]:
+    """Return, per source, what its text leaves of the question."""
+    return {source: residual_text(question, [text]) for source, text in texts.items()}
 
 
 def path_penalties(
@@ -220,7 +222,8 @@ def chain_ranking(
     tuning, ids = tuning or FiFTuning(), list(candidates)
     facet_texts, pairs = facets(question, subqueries), chains(index, ids)
     texts = source_texts(index, pairs)  # full texts of the chains' sources, built once
-    embed_ahead(index, [*facet_texts, *residual_queries(question, texts)], meter)
+    residuals = residual_queries(question, texts)
+    embed_ahead(index, [*facet_texts, *residuals.values()], meter)
     matrix = reranker_profiles(index, facet_texts, ids, meter, tuning)
     position = {node: i for i, node in enumerate(ids)}
     single = item_scores(matrix)
@@ -228,7 +231,7 @@ def chain_ranking(
         (float(single[i]), (node,)) for i, node in enumerate(ids)
     ]
     penalty = path_penalties(index, question, candidates, meter, tuning.lexical_weight)
-    rest = residual_fit(index, question, pairs, texts, meter)
+    rest = residual_fit(index, question, pairs, texts, residuals, meter)
     sources = np.array([position[source] for source, _ in pairs], dtype=np.int64)
     targets = np.array([position[target] for _, target in pairs], dtype=np.int64)
     joint = joint_scores(matrix, sources, targets)
