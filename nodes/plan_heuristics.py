@@ -4,12 +4,10 @@ Decomposition looks up document titles mentioned in the question (the same title
 that makes implicit links). Two or more named entities joined by a comparison or
 coordination cue become one subquery each, carrying the question's remaining words;
 otherwise the question stays one subquery ("no unnecessary splitting"). Inside a chosen
-filing (an index scoped to the question's documents), a question naming a financial
-metric also asks for each statement line the metric is computed from (tools.metric_terms:
-"inventory turnover" -> cost of sales, inventories): no filing prints the ratio, and each
-line is a table row of its own statement. FinanceBench dev, single document, FiF page R@5
-0.657 -> 0.686 (tuning half 28 -> 29 of 39, reporting half 18 -> 19 of 31); in a shared
-store the line items match every company's statements alike, so they are not asked there.
+filing, a question naming a financial metric also asks for each statement line the metric
+is computed from ("inventory turnover" -> cost of sales, inventories;
+`tools.metric_terms.lines_in_filing`): no filing prints the ratio, and each line is a
+table row of its own statement.
 """
 
 from __future__ import annotations
@@ -25,7 +23,7 @@ from tools.corpus_index import CorpusIndex
 from tools.graph_nav import neighbors
 from tools.layered_graph import LayeredGraph
 from tools.mentions import mentioned_docs, title_index
-from tools.metric_terms import metric_inputs
+from tools.metric_terms import lines_in_filing
 
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 _CUES = re.compile(
@@ -54,7 +52,7 @@ def decompose(index: CorpusIndex, question: str, max_subqueries: int) -> list[st
 
     In a scoped index, a question naming a metric gets one subquery per input line instead.
     """
-    inputs = metric_inputs(question) if index.scope is not None else []
+    inputs = lines_in_filing(index, question)
     if inputs:
         return [question, *inputs][:max_subqueries]
     entities = named_entities(index, question)

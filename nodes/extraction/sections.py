@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from state.extraction_state import ExtractionContext
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
-from tools.metric_terms import metric_inputs
+from tools.metric_terms import lines_in_filing
 from tools.rank_fusion import fused_order
 from tools.search import ScoredNode, score_nodes, similarities
 from tools.section_tree import SectionTree, section_summary, section_tree
@@ -123,12 +123,10 @@ def seed_hits(
 ) -> list[ScoredNode]:
     """Return the item's hybrid hits; inside a chosen filing, fused with its metric lines'.
 
-    An item naming a metric (tools.metric_terms: inventory turnover -> cost of sales,
-    inventories) also searches each statement line it is computed from, and the rankings
-    join by reciprocal rank fusion, the item's own counted twice. Only in a scoped index
-    (`--single-doc`, `--doc`): in a shared store the lines match every company alike.
-    FinanceBench single-document page R@5 0.629 -> 0.657, one question better on each
-    half (tuning 25 -> 26 of 39, reporting 19 -> 20 of 31), as FiF's planner gains.
+    An item naming a metric also searches each statement line it is computed from
+    (`tools.metric_terms.lines_in_filing`: inventory turnover -> cost of sales,
+    inventories), and the rankings join by reciprocal rank fusion, the item's own counted
+    twice.
     """
 
     def search(text: str) -> list[ScoredNode]:
@@ -137,7 +135,7 @@ def seed_hits(
         )
 
     hits = search(item)
-    lines = metric_inputs(item) if index.scope is not None else []
+    lines = lines_in_filing(index, item)
     if not lines:
         return hits
     runs = [hits, hits, *(search(line) for line in lines)]
