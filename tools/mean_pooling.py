@@ -103,6 +103,15 @@ def mean_pooled(
     return out
 
 
+def trace_states(module: Any, names: Sequence[str]) -> Callable[[Features], Any]:
+    """Return the token states function of a traced transformer taking `names` in order."""
+
+    def states(features: Features) -> Any:
+        return module(*(features[name] for name in names))["last_hidden_state"]
+
+    return states
+
+
 class MeanPoolEncoder:
     """Encode texts in one batch the way `encode(..., normalize_embeddings=True)` would."""
 
@@ -141,9 +150,14 @@ class MeanPoolEncoder:
                 self._pass = self._traced() or self._eager
             return self._pass
 
+    def checked_trace(self) -> tuple[Any, list[str]] | None:
+        """Return the checked TorchScript module and its inputs' names (None: eager pass)."""
+        self.transformer_pass()
+        return self.trace
+
     def traced(self) -> bool:
         """Tell whether the transformer pass runs as the checked trace."""
-        return self.transformer_pass() != self._eager
+        return self.checked_trace() is not None
 
     def _eager(self, features: dict[str, Any]) -> Any:
         return self.transformer(**features).last_hidden_state
@@ -168,10 +182,7 @@ class MeanPoolEncoder:
                     strict=False,
                     check_trace=False,
                 )
-
-                def traced(features: dict[str, Any]) -> Any:
-                    return module(*(features[name] for name in names))["last_hidden_state"]
-
+                traced = trace_states(module, names)
                 alone = dict(self.tokenizer([PROBE_TEXTS[0]], return_tensors="pt"))
                 same = all(torch.equal(traced(p), self._eager(p)) for p in (probe, alone))
         except Exception as err:  # any failure keeps the eager pass

@@ -34,7 +34,7 @@ import numpy as np
 
 from tools.embedders import Embedder, load_embedder, resolve_model_path, st_model
 from tools.errors import ConfigError, MissingDependencyError
-from tools.mean_pooling import PROBE_TEXTS, Features, embed_batched, mean_pooled
+from tools.mean_pooling import PROBE_TEXTS, Features, embed_batched, mean_pooled, trace_states
 
 logger = logging.getLogger(__name__)
 
@@ -111,8 +111,8 @@ class SavedQueryEncoder:
 
     def __init__(self, tokenizer: Any, module: Any, meta: dict[str, Any]) -> None:
         self.tokenizer = tokenizer
-        self.module = module
         self.names: list[str] = list(meta["inputs"])
+        self._states = trace_states(module, self.names)
         self.normalisations = int(meta["normalisations"])
         self.model_id: str = meta["model_id"]
         self.dim = int(meta["dim"])
@@ -139,9 +139,6 @@ class SavedQueryEncoder:
             for name in self.names
         }
 
-    def _states(self, features: Features) -> Any:
-        return self.module(*(features[name] for name in self.names))["last_hidden_state"]
-
 
 def save_query_encoder(embedder: Embedder, folder: Path) -> bool:
     """Save an embedder's traced lean encoder (MeanPoolEncoder) to `folder`; False if none.
@@ -152,9 +149,10 @@ def save_query_encoder(embedder: Embedder, folder: Path) -> bool:
     import torch
 
     lean = getattr(embedder, "lean", None)
-    if lean is None or not lean.traced() or lean.trace is None:
+    trace = lean.checked_trace() if lean is not None else None
+    if lean is None or trace is None:
         return False
-    module, names = lean.trace
+    module, names = trace
     hf_tokenizer = lean.tokenizer
     meta = {
         "format": FORMAT,
