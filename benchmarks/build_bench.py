@@ -29,11 +29,11 @@ from pathlib import Path
 
 import numpy as np
 
-from corpus_builder.build import BuildOptions, build, embed_items, split_components
+from corpus_builder.build import BuildOptions, build, embed_items
 from corpus_builder.contextual import ContextualEmbedding, standalone_text
 from corpus_builder.embed_stage import EmbedItem
 from corpus_builder.ingest import read_corpus
-from corpus_builder.splitters import FixedCrops
+from corpus_builder.splitters import FixedCrops, split_components
 from corpus_builder.summaries import ExtractiveSummarizer
 from evals.datasets.questions import load_questions
 from evals.metrics import retrieval_scores

@@ -1,6 +1,7 @@
 """`fif build`: corpus → components → subcomponents → summaries → layered graph → layer indices.
 
-Every layer gets a Chroma collection of vectors and a BM25 index (tools.sparse_index).
+Every layer gets a Chroma collection of vectors and a BM25 index (tools.sparse_index), and
+every component its analysed words (tools.component_terms).
 With `BuildOptions.triplets` the text units also get an LLM-extracted triplet KB in its own
 collection (corpus_builder.triplet_kb); its model is checked before anything is written.
 """
@@ -17,8 +18,6 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Literal, cast
 
-from PIL import Image
-
 from corpus_builder.contextual import ContextualEmbedding, contextual_documents, sentence_vectors
 from corpus_builder.embed_stage import EmbedStats, IncrementalIndexer
 from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
@@ -26,13 +25,7 @@ from corpus_builder.ingest import corpus_info, read_corpus
 from corpus_builder.layer_items import embed_items, image_embed, image_items, sparse_items
 from corpus_builder.pdf_pages import PdfLimits
 from corpus_builder.region_proposers import proposer_id
-from corpus_builder.splitters import (
-    FixedCrops,
-    RegionProposer,
-    region_subcomponents,
-    row_subcomponents,
-    sentence_subcomponents,
-)
+from corpus_builder.splitters import FixedCrops, RegionProposer, split_components
 from corpus_builder.summaries import ExtractiveSummarizer
 from corpus_builder.summarizer import Summarizer
 from corpus_builder.summary_store import summarize_documents
@@ -40,6 +33,7 @@ from corpus_builder.triplet_extraction import TripletExtractor
 from corpus_builder.triplet_kb import sync_triplet_kb
 from state.corpus import Document, IngestReport, Subcomponent
 from tools.calibration import estimate_calibration
+from tools.component_terms import save_component_terms
 from tools.embedders import (
     DEFAULT_TEXT_EMBEDDER,
     ContextEmbedder,
@@ -146,14 +140,22 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
     parsed = _Parsed(documents, subcomponents, run.summaries, graph)
     stats = _index(index_dir, manifest, parsed, (text_embedder, image_embedder), options)
     clock.timings.update(embed=stats.embed_seconds, index=stats.index_seconds)
-    with clock.stage("sparse"):
-        manifest.sparse = sync_sparse_layers(
-            index_dir, sparse_items(documents, subcomponents, run.summaries), options.rebuild
-        )
+    _index_words(index_dir, manifest, parsed, options.rebuild, clock)
     clock.timings["total"] = time.perf_counter() - started
     _finish_manifest(manifest, report, stats, clock.timings)
     manifest.save(index_dir)
     return manifest
+
+
+def _index_words(
+    index_dir: Path, manifest: Manifest, parsed: _Parsed, rebuild: bool, clock: _Clock
+) -> None:
+    """Build the lexical side: each layer's BM25 index, then each component's terms."""
+    with clock.stage("sparse"):
+        items = sparse_items(parsed.documents, parsed.subcomponents, parsed.summaries)
+        manifest.sparse = sync_sparse_layers(index_dir, items, rebuild)
+    with clock.stage("terms"):
+        save_component_terms(index_dir, parsed.graph, index_dir / GRAPH_FILE)
 
 
 def _follow_embedder_change(
@@ -187,24 +189,6 @@ def _load_embedders(options: BuildOptions) -> tuple[Embedder, Embedder | None]:
     if not options.image_embedder:
         return text, None
     return text, load_embedder(options.image_embedder, options.allow_download)
-
-
-def split_components(
-    documents: list[Document], proposer: RegionProposer
-) -> dict[str, list[Subcomponent]]:
-    """Split every component into its subcomponents (sentences, rows, regions)."""
-    result: dict[str, list[Subcomponent]] = {}
-    for document in documents:
-        for component in document.components:
-            if component.kind == "paragraph":
-                result[component.component_id] = sentence_subcomponents(component)
-            elif component.kind == "table":
-                result[component.component_id] = row_subcomponents(component)
-            elif component.image_path is not None:
-                with Image.open(component.image_path) as image:
-                    size = image.size
-                result[component.component_id] = region_subcomponents(component, proposer, size)
-    return result
 
 
 def _start_manifest(

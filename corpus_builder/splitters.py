@@ -9,7 +9,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
 
-from state.corpus import Component, Subcomponent
+from PIL import Image
+
+from state.corpus import Component, Document, Subcomponent
 from state.ids import subcomponent_id
 from state.render import row_text
 from tools.errors import ConfigError
@@ -243,3 +245,21 @@ def checked_regions(
 
 def _is_number(value: object) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def split_components(
+    documents: list[Document], proposer: RegionProposer
+) -> dict[str, list[Subcomponent]]:
+    """Split every component into its subcomponents (sentences, rows, regions)."""
+    result: dict[str, list[Subcomponent]] = {}
+    for document in documents:
+        for component in document.components:
+            if component.kind == "paragraph":
+                result[component.component_id] = sentence_subcomponents(component)
+            elif component.kind == "table":
+                result[component.component_id] = row_subcomponents(component)
+            elif component.image_path is not None:
+                with Image.open(component.image_path) as image:
+                    size = image.size
+                result[component.component_id] = region_subcomponents(component, proposer, size)
+    return result

@@ -14,7 +14,6 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 
 from nodes.guards import instruction_like, unsupported_answer
-from nodes.hop import full_text
 from nodes.prompts import ANSWERER_SYSTEM, ANSWERER_USER
 from nodes.reasoning import Decided, decide, fallbacks_of, numbered, with_images
 from nodes.schemas import Answer
@@ -22,6 +21,7 @@ from nodes.span_candidates import Evidence
 from nodes.span_reader import read_answer
 from state.context import Context
 from state.fif_state import FiFState
+from tools.component_terms import full_text
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 from tools.layered_graph import LayeredGraph
@@ -92,7 +92,7 @@ def decide_answer(
             Answer, ANSWERER_SYSTEM, with_images(user, index.graph, ids, context), meter
         )
         cited = [ids[i] for i in reply.sources if 0 <= i < len(ids)] or ids
-        problem = unsupported_answer(reply.answer, [full_text(index, node) for node in cited])
+        problem = unsupported_answer(reply.answer, [full_text(index.graph, node) for node in cited])
         if problem:  # the cited texts are known only here, so the check runs here
             raise LLMFailure(f"LLM proposal rejected: {problem}")
         return reply.answer

@@ -23,8 +23,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nodes.hop import full_text, lexical_scores, linking_scores, node_similarities, residual_text
-from nodes.lexical import content_words
+from nodes.hop import lexical_scores, linking_scores, node_similarities, residual_text
+from nodes.lexical import content_words, covered_terms
 from nodes.plan_heuristics import named_documents
 from state.fif_state import StepRecord
 from tools.corpus_index import CorpusIndex
@@ -124,7 +124,7 @@ def bridge_subquery(
     entity = choose_entity(candidate_entities(index, question, node))
     if entity is None:
         return None
-    covered = [full_text(index, step["components"][0]["id"]), entity.text]
+    covered = covered_terms(index, [step["components"][0]["id"]], [entity.text])
     rest = residual_text(question, covered)  # the question itself when every word is covered
     if rest == question:
         rest = " ".join(content_words(question))

@@ -8,11 +8,11 @@ from langgraph.runtime import Runtime
 
 from nodes.bridge import bridge_subquery
 from nodes.guards import unsupported_answer
-from nodes.hop import full_text
 from nodes.judging import Verdict, chain_coverage, judge_offline, judge_with_llm
 from nodes.reasoning import Decided, decide, fallbacks_of
 from state.context import Context
 from state.fif_state import FiFState, StepRecord, Subquery
+from tools.component_terms import full_text
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 
@@ -79,7 +79,7 @@ def verdict_refusal(
     """
     if verdict.success and chain_coverage(index, history, step) == 0:
         return "judged a success, but no component shares a content word with the subquery"
-    texts = [full_text(index, c["id"]) for c in step["components"]]
+    texts = [full_text(index.graph, c["id"]) for c in step["components"]]
     for update in verdict.updates[1:]:  # the first is the step's own subquery, not an answer
         problem = unsupported_answer(update["answer"], texts) if update["answer"] else None
         if problem:

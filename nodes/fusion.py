@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from nodes.hop import full_text, lexical_scores, linking_scores, node_similarities, residual_text
-from nodes.lexical import coverage
+from nodes.hop import lexical_scores, linking_scores, node_similarities, residual_text
+from nodes.lexical import covered_share, covered_terms, lexical_terms
 from nodes.lilac.heuristics import merge_to_limit, split_clauses
 from nodes.traversal import component_scores
 from state.fif_state import Candidate, Ranked, ranked_entry
@@ -26,7 +26,7 @@ from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import outgoing_links
 from tools.late_interaction import facet_profiles, item_scores, joint_scores
-from tools.sparse_index import bm25_within
+from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within_terms
 
 MAX_FACETS = 6
 SCORE_DECIMALS = 5
@@ -59,13 +59,13 @@ def residual_fit(
     index: CorpusIndex,
     question: str,
     pairs: Sequence[tuple[str, str]],
-    texts: Mapping[str, str],
+    covered: Mapping[str, set[str]],
     residuals: Mapping[str, str],
     meter: CostMeter,
 ) -> dict[tuple[str, str], float]:
     """Return, per chain, how well the target fits what the source leaves of the question.
 
-    `texts` holds each source's full text (`source_texts`), `residuals` what it leaves of
+    `covered` holds each source's terms (`source_terms`), `residuals` what it leaves of
     the question (`residual_queries`).
     """
     by_source: dict[str, list[str]] = {}
@@ -75,7 +75,7 @@ def residual_fit(
         vectors = index.embed_queries([residuals[source] for source in by_source])
     result: dict[tuple[str, str], float] = {}
     for (source, targets), vector in zip(by_source.items(), vectors, strict=True):
-        weight = coverage(question, texts[source])  # a residual is as sharp as its source
+        weight = covered_share(question, covered[source])  # a residual is as sharp as its source
         for target, (value, _) in component_scores(index, vector, targets, meter).items():
             result[(source, target)] = weight * value
     return result
@@ -91,14 +91,15 @@ def embed_ahead(index: CorpusIndex, texts: Sequence[str], meter: CostMeter) -> N
         index.embed_queries(list(texts))
 
 
-def source_texts(index: CorpusIndex, pairs: Sequence[tuple[str, str]]) -> dict[str, str]:
-    """Return each chain source's full text, in the sources' first order."""
-    return {source: full_text(index, source) for source in dict.fromkeys(s for s, _ in pairs)}
+def source_terms(index: CorpusIndex, pairs: Sequence[tuple[str, str]]) -> dict[str, set[str]]:
+    """Return the terms of each chain source's full text, in the sources' first order."""
+    sources = dict.fromkeys(s for s, _ in pairs)
+    return {source: covered_terms(index, [source]) for source in sources}
 
 
-def residual_queries(question: str, texts: Mapping[str, str]) -> dict[str, str]:
-    """Return, per source, what its text leaves of the question."""
-    return {source: residual_text(question, [text]) for source, text in texts.items()}
+def residual_queries(question: str, covered: Mapping[str, set[str]]) -> dict[str, str]:
+    """Return, per source, what its terms leave of the question."""
+    return {source: residual_text(question, terms) for source, terms in covered.items()}
 
 
 def path_penalties(
@@ -164,17 +165,6 @@ def keep_first_hop(
     return top
 
 
-def lexical_text(index: CorpusIndex, node_id: str) -> str:
-    """Return a component's whole text with the headings of its section path, if it has one.
-
-    A filing's statement table often reads only "December 31, 2022 2021" and rows; the
-    heading it sits under ("Consolidated Balance Sheets") is what a question names.
-    """
-    section = index.graph.node(node_id).attrs.get("section") or []
-    headings = [section] if isinstance(section, str) else [str(h) for h in section]
-    return "\n".join([full_text(index, node_id), *headings])
-
-
 def with_lexical_facet(
     index: CorpusIndex, words: str, ids: Sequence[str], matrix: np.ndarray, weight: float
 ) -> np.ndarray:
@@ -183,7 +173,8 @@ def with_lexical_facet(
     Scaled to [0, weight] by the pool's best match, so a candidate holding the query's rare
     words gains, and a chain takes its better member's value like any facet.
     """
-    lexical = np.array(bm25_within(words, [lexical_text(index, node) for node in ids]))
+    query = analyze([words], QUERY_STOPWORDS)[0]
+    lexical = np.array(bm25_within_terms(query, lexical_terms(index, ids)))
     top = float(lexical.max(initial=0.0))
     column = weight * lexical / top if top > 0 else np.zeros(len(ids))
     return np.column_stack([matrix, column.astype(matrix.dtype)])
@@ -221,8 +212,8 @@ def chain_ranking(
     """
     tuning, ids = tuning or FiFTuning(), list(candidates)
     facet_texts, pairs = facets(question, subqueries), chains(index, ids)
-    texts = source_texts(index, pairs)  # full texts of the chains' sources, built once
-    residuals = residual_queries(question, texts)
+    covered = source_terms(index, pairs)  # the chains' sources' terms, gathered once
+    residuals = residual_queries(question, covered)
     embed_ahead(index, [*facet_texts, *residuals.values()], meter)
     matrix = reranker_profiles(index, facet_texts, ids, meter, tuning)
     position = {node: i for i, node in enumerate(ids)}
@@ -231,7 +222,7 @@ def chain_ranking(
         (float(single[i]), (node,)) for i, node in enumerate(ids)
     ]
     penalty = path_penalties(index, question, candidates, meter, tuning.lexical_weight)
-    rest = residual_fit(index, question, pairs, texts, residuals, meter)
+    rest = residual_fit(index, question, pairs, covered, residuals, meter)
     sources = np.array([position[source] for source, _ in pairs], dtype=np.int64)
     targets = np.array([position[target] for _, target in pairs], dtype=np.int64)
     joint = joint_scores(matrix, sources, targets)

@@ -11,19 +11,17 @@ anchor's components do not already contain, i.e. what the hop is for.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import numpy as np
 
-from nodes.lexical import content_words
+from nodes.lexical import content_words, covered_terms
 from state.tuning import FiFTuning
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
-from tools.graph_nav import neighbors, node_content, outgoing_links
-from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within, terms
-
-ALL_TABLE_ROWS = 1000
-"""A component's full text keeps every row (no table in the corpora comes near this)."""
+from tools.graph_nav import neighbors, outgoing_links
+from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within
 
 
 @dataclass(frozen=True)
@@ -39,15 +37,11 @@ class LinkHop:
     """Embedding of the subquery's words the anchor did not cover."""
 
 
-def full_text(index: CorpusIndex, node_id: str) -> str:
-    """Return a component's whole content with its document title (tables with all rows)."""
-    text = node_content(index.graph, node_id, ALL_TABLE_ROWS)
-    return f"{index.graph.title(index.graph.node(node_id).doc_id)}\n{text}"
+def residual_text(subquery: str, covered: AbstractSet[str]) -> str:
+    """Return the subquery's content words whose terms are not all covered (or the subquery).
 
-
-def residual_text(subquery: str, covered_texts: Iterable[str]) -> str:
-    """Return the subquery's content words absent from the covered texts (or the subquery)."""
-    covered = terms("\n".join(covered_texts))
+    `covered` holds the evidence's terms (`tools.component_terms.covered_terms`).
+    """
     words = content_words(subquery)
     stemmed = analyze(words, QUERY_STOPWORDS)  # one analyzer call for all the words
     rest = [word for word, stems in zip(words, stemmed, strict=True) if not set(stems) <= covered]
@@ -82,7 +76,7 @@ def link_hop(
     top = max(score.values())
     via = {doc: max(found, key=lambda s: score[s]) for doc, found in linked.items()}
     prior = {doc: tuning.link_prior * (score[source] - top) for doc, source in via.items()}
-    residual = residual_text(subquery, [full_text(index, c) for c in components])
+    residual = residual_text(subquery, covered_terms(index, components))
     with meter.timed("embedding"):
         residual_vector = index.embed_query(residual)
     return LinkHop(via, prior, residual_vector)

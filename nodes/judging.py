@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nodes.hop import full_text
-from nodes.lexical import coverage
+from nodes.lexical import covered_share, covered_terms
 from nodes.prompts import EVALUATOR_SYSTEM, EVALUATOR_USER
 from nodes.reasoning import numbered, with_images
 from nodes.schemas import Evaluation
@@ -69,13 +68,13 @@ def chain_coverage(index: CorpusIndex, history: list[StepRecord], step: StepReco
 
     A bridge's evidence is spread over the hops, so the anchors' components count too.
     """
-    texts = [full_text(index, c["id"]) for c in step["components"][:LOOKAHEAD_COMPONENTS]]
+    nodes = [c["id"] for c in step["components"][:LOOKAHEAD_COMPONENTS]]
     anchor = step["anchor"]
     while anchor is not None and anchor < len(history):
         earlier = history[anchor]
-        texts += [full_text(index, c["id"]) for c in earlier["components"][:LOOKAHEAD_COMPONENTS]]
+        nodes += [c["id"] for c in earlier["components"][:LOOKAHEAD_COMPONENTS]]
         anchor = earlier["anchor"]
-    return coverage(step["subquery"], "\n".join(texts))
+    return covered_share(step["subquery"], covered_terms(index, nodes))
 
 
 def judge_offline(

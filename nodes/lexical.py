@@ -1,15 +1,20 @@
 """Word-level checks the offline decisions use: content words in order, and coverage.
 
 Stems and stopwords come from the one analyzer the BM25 indices use (tools.sparse_index),
-so "does this evidence cover the question" and BM25 retrieval agree on what a word is.
+so "does this evidence cover the question" and BM25 retrieval agree on what a word is. A
+component's terms come from the build's store (tools.component_terms) when the index has
+one, else from analysing its text: the same terms either way.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 
-from tools.sparse_index import QUERY_STOPWORDS, terms
+from tools.component_terms import full_text, lexical_text
+from tools.corpus_index import CorpusIndex
+from tools.sparse_index import QUERY_STOPWORDS, analyze, terms
 
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -30,12 +35,46 @@ def stems(words: Iterable[str]) -> set[str]:
 
 def coverage(query: str, evidence: str) -> float:
     """Return the share of the query's content terms that occur in the evidence."""
+    return covered_share(query, terms(evidence))
+
+
+def covered_share(query: str, covered: AbstractSet[str]) -> float:
+    """Return the share of the query's content terms among `covered` (evidence's terms)."""
     wanted = terms(query)
     if not wanted:
         return 1.0
-    return len(wanted & terms(evidence)) / len(wanted)
+    return len(wanted & covered) / len(wanted)
 
 
 def numbers(text: str) -> list[str]:
     """Return the numbers a text states, without thousands separators, in order, once each."""
     return list(dict.fromkeys(n.replace(",", "") for n in _NUMBER.findall(text)))
+
+
+def lexical_terms(index: CorpusIndex, node_ids: Sequence[str]) -> list[list[str]]:
+    """Return the terms of each node's lexical text: from the store, else analysed now."""
+    store = index.component_terms()
+    found = [store.lexical(n) if store else None for n in node_ids]
+    missing = [n for n, terms in zip(node_ids, found, strict=True) if terms is None]
+    if missing:
+        analysed = iter(analyze([lexical_text(index.graph, n) for n in missing], QUERY_STOPWORDS))
+        found = [terms if terms is not None else next(analysed) for terms in found]
+    return [terms or [] for terms in found]
+
+
+def covered_terms(
+    index: CorpusIndex, node_ids: Sequence[str], texts: Sequence[str] = ()
+) -> set[str]:
+    """Return the distinct terms of the nodes' full texts and of any further texts."""
+    store = index.component_terms()
+    covered: set[str] = set()
+    missing = []
+    for node in node_ids:
+        stored = store.full_set(node) if store else None
+        if stored is None:
+            missing.append(full_text(index.graph, node))
+        else:
+            covered |= stored
+    for words in analyze([*missing, *texts], QUERY_STOPWORDS) if missing or texts else []:
+        covered.update(words)
+    return covered

@@ -20,6 +20,7 @@ import numpy as np
 
 from state.corpus import LAYERS
 from tools.calibration import estimate_calibration
+from tools.component_terms import TERMS_FILE, ComponentTerms, file_digest
 from tools.embedders import Embedder, load_embedder
 from tools.errors import IndexMismatchError, IndexNotFoundError
 from tools.image_scores import ImageScores, vector_key
@@ -174,6 +175,29 @@ class CorpusIndex:
                 self._loaded["sparse"] = SparseLayers.open(self.index_dir)
             sparse: SparseLayers = self._loaded["sparse"]
             return sparse
+
+    def component_terms(self) -> ComponentTerms | None:
+        """Return the build's store of component terms, if it matches this index's graph.
+
+        Loaded on first use; None (words are analysed at query time) for an index built
+        before the store existed, said once, with the command that adds it.
+        """
+        with self._lock:
+            if "terms" not in self._loaded:
+                path = self.index_dir / TERMS_FILE
+                store = None
+                if path.is_file():
+                    store = ComponentTerms.load(path, file_digest(self.index_dir / GRAPH_FILE))
+                if store is None:
+                    logger.info(
+                        "%s has no component terms of its graph; `fif build CORPUS --index %s` "
+                        "adds them (a faster reranker, the same ranking)",
+                        self.index_dir,
+                        self.index_dir,
+                    )
+                self._loaded["terms"] = store
+            terms: ComponentTerms | None = self._loaded["terms"]
+            return terms
 
     def image_scores(self) -> ImageScores | None:
         """Return the image scorer, calibrating once if the manifest has no calibration.

@@ -91,6 +91,11 @@ def analyze(texts: Sequence[str], stopwords: str | list[str] = STOPWORDS) -> lis
     return [list(found[t] or ()) for t in texts]
 
 
+def analyze_fresh(texts: Sequence[str], stopwords: str | list[str] = STOPWORDS) -> list[list[str]]:
+    """Return what `analyze` returns, for many texts and without keeping them (a build)."""
+    return _tokenize(list(texts), stopwords)
+
+
 def _tokenize(texts: list[str], stopwords: str | list[str]) -> list[list[str]]:
     """Return what `_bm25s_tokenize` returns, faster for the few texts of a query-time call."""
     skip = _stopword_set(stopwords if isinstance(stopwords, str) else tuple(stopwords))
@@ -134,10 +139,13 @@ def bm25_within(query: str, texts: Sequence[str]) -> list[float]:
     Used to tell apart a few candidates (the rows a hop could follow): a word rare among
     them is what singles one out, whatever its frequency in the whole corpus.
     """
-    query_terms = analyze([query], QUERY_STOPWORDS)[0]
-    corpus = analyze(texts, QUERY_STOPWORDS)
+    return bm25_within_terms(analyze([query], QUERY_STOPWORDS)[0], analyze(texts, QUERY_STOPWORDS))
+
+
+def bm25_within_terms(query_terms: Sequence[str], corpus: Sequence[Sequence[str]]) -> list[float]:
+    """Return `bm25_within`'s scores from analysed words (a query's, each text's)."""
     if not query_terms or not any(corpus):
-        return [0.0] * len(texts)
+        return [0.0] * len(corpus)
     return bm25_scores(query_terms, corpus)
 
 

@@ -16,13 +16,13 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 
 from nodes.guards import ungrounded, unsupported_answer
-from nodes.hop import full_text
 from nodes.ircot.chain import Thought, answer_in, offline_thought
 from nodes.ircot.prompts import EMPTY_CHAIN, REASON_SYSTEM, REASON_USER, REASON_VERSION
 from nodes.ircot.rules import reasoning_steps
 from nodes.ircot.schemas import NextSentence
 from nodes.reasoning import decide, fallbacks_of, numbered, with_images
 from state.ircot_state import ChainSentence, IrcotContext, IrcotState, IrcotStep
+from tools.component_terms import full_text
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 from tools.llm_calls import StructuredCaller
@@ -103,7 +103,7 @@ def thought_refusal(index: CorpusIndex, state: IrcotState, thought: Thought) -> 
     evidence shown and not read as an instruction; an answer must be in that evidence.
     """
     shown = [e["component_id"] for e in state.get("pool", [])][:MAX_PROMPT_COMPONENTS]
-    texts = [full_text(index, node) for node in shown]
+    texts = [full_text(index.graph, node) for node in shown]
     problem = ungrounded([thought.sentence or ""], [state["question"], *texts], "chain sentence")
     if problem is None and thought.answer:
         problem = unsupported_answer(thought.answer, texts)

@@ -15,7 +15,6 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 
 from nodes.guards import instruction_like, unsupported_answer
-from nodes.hop import full_text
 from nodes.prompts import as_data
 from nodes.reagent.knowledge import offline_assertion
 from nodes.reagent.prompts import EXTRACT_SYSTEM, EXTRACT_USER, EXTRACT_VERSION
@@ -31,6 +30,7 @@ from state.reagent_state import (
     ReAgentStep,
     SubQuestion,
 )
+from tools.component_terms import full_text
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 from tools.llm_calls import StructuredCaller
@@ -204,7 +204,7 @@ def _assertions(
         if candidates and not assertions:
             return f"reads no assertion from {len(candidates)} usable evidence items"
         for assertion in assertions:
-            source = [full_text(index, assertion["evidence"][0])]
+            source = [full_text(index.graph, assertion["evidence"][0])]
             claim = assertion["value"] or assertion["entity"]
             problem = unsupported_answer(claim, source) or (
                 "reads as an instruction" if instruction_like(assertion["text"]) else None

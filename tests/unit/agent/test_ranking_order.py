@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nodes.fusion import chain_ranking, lexical_text, with_lexical_facet
-from nodes.hop import full_text
+from nodes.fusion import chain_ranking, with_lexical_facet
 from state.fif_state import Candidate
 from state.tuning import FiFTuning
+from tools.component_terms import full_text, lexical_text
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
 
@@ -89,12 +89,13 @@ def test_the_lexical_text_carries_the_section_headings(
 ) -> None:
     filing = open_index(filing_index)
     table = "acme_2023_10k::t0"  # reads "Year ended December 31," and rows
-    assert "discussion" not in full_text(filing, table).lower()
-    assert lexical_text(filing, table).endswith("Item 7. Management's Discussion and Analysis")
+    assert "discussion" not in full_text(filing.graph, table).lower()
+    heading = "Item 7. Management's Discussion and Analysis"
+    assert lexical_text(filing.graph, table).endswith(heading)
     ids = [table, "acme_2023_10k::p4"]
     profile = with_lexical_facet(
         filing, "management discussion", ids, np.zeros((2, 1), np.float32), 0.5
     )
     assert profile[:, 1].tolist() == [0.5, 0.0]
     mini = open_index(mini_index)  # a page without sections: the component's text alone
-    assert lexical_text(mini, "polonium::p0") == full_text(mini, "polonium::p0")
+    assert lexical_text(mini.graph, "polonium::p0") == full_text(mini.graph, "polonium::p0")

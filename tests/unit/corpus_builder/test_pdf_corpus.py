@@ -4,12 +4,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from corpus_builder.build import split_components
 from corpus_builder.bundle import read_bundle
 from corpus_builder.bundle_write import document_record
 from corpus_builder.images import ImageGuard
 from corpus_builder.ingest import corpus_kind, read_corpus
-from corpus_builder.splitters import FixedCrops, sentence_subcomponents
+from corpus_builder.splitters import FixedCrops, sentence_subcomponents, split_components
 from corpus_builder.summaries import ExtractiveSummarizer
 from state.corpus import Component, IngestReport
 from tools.index import ChromaLayers

@@ -1,0 +1,159 @@
+"""Each component's analysed words, computed once by `fif build` instead of every question.
+
+The offline decisions match words against whole components: the reranker's lexical facet
+runs BM25 over ~50 candidates' full texts (~7,000 words), and a hop's residual or a step's
+coverage asks which question words a component holds. Analysing those texts (lowercase,
+split, stem) took ~6 ms of FiF's ~60 ms per OTT-QA question; the whole index's components
+take under a second at build. The store keeps each component's terms (QUERY_STOPWORDS
+removed, as every query-time match uses) as ids into one vocabulary, and is trusted only
+next to the graph it was built from (its SHA-256). Without it (an index built before the
+store) every lookup analyses the text, as before, and gives the same terms.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from tools.graph_nav import node_content
+from tools.layered_graph import LayeredGraph
+from tools.sparse_index import QUERY_STOPWORDS, analyze_fresh
+
+logger = logging.getLogger(__name__)
+
+TERMS_FILE = "component_terms.npz"
+FORMAT = 1
+ALL_TABLE_ROWS = 1000
+"""A component's full text keeps every row (no table in the corpora comes near this)."""
+
+
+def full_text(graph: LayeredGraph, node_id: str) -> str:
+    """Return a component's whole content with its document title (tables with all rows)."""
+    text = node_content(graph, node_id, ALL_TABLE_ROWS)
+    return f"{graph.title(graph.node(node_id).doc_id)}\n{text}"
+
+
+def headings(graph: LayeredGraph, node_id: str) -> list[str]:
+    """Return the headings of a component's section path (none outside sectioned files)."""
+    section = graph.node(node_id).attrs.get("section") or []
+    return [section] if isinstance(section, str) else [str(h) for h in section]
+
+
+def lexical_text(graph: LayeredGraph, node_id: str) -> str:
+    """Return a component's full text with the headings of its section path, if it has one.
+
+    A filing's statement table often reads only "December 31, 2022 2021" and rows; the
+    heading it sits under ("Consolidated Balance Sheets") is what a question names.
+    """
+    return "\n".join([full_text(graph, node_id), *headings(graph, node_id)])
+
+
+def file_digest(path: Path) -> str:
+    """Return the SHA-256 of a file's bytes."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class ComponentTerms:
+    """The analysed terms of every component: full text first, then its headings."""
+
+    def __init__(
+        self, nodes: Sequence[str], vocab: Sequence[str], ids: np.ndarray, bounds: np.ndarray
+    ) -> None:
+        self._row = {node: i for i, node in enumerate(nodes)}
+        self._vocab = np.array(vocab, dtype=object)
+        self._ids = ids
+        self._bounds = bounds  # per node: start, end of its full text's terms, end of all
+        self._full_sets: dict[str, frozenset[str]] = {}
+
+    def __len__(self) -> int:
+        return len(self._row)
+
+    @classmethod
+    def build(cls, graph: LayeredGraph) -> ComponentTerms:
+        """Analyse every component's full text and headings."""
+        nodes = [c for doc in graph.documents() for c in graph.children(doc)]
+        full = analyze_fresh([full_text(graph, c) for c in nodes], QUERY_STOPWORDS)
+        heads = analyze_fresh(["\n".join(headings(graph, c)) for c in nodes], QUERY_STOPWORDS)
+        vocab: dict[str, int] = {}
+        ids: list[int] = []
+        bounds = np.zeros((len(nodes), 3), dtype=np.int64)
+        for i, (words, extra) in enumerate(zip(full, heads, strict=True)):
+            bounds[i, 0] = len(ids)
+            ids += [vocab.setdefault(w, len(vocab)) for w in words]
+            bounds[i, 1] = len(ids)
+            ids += [vocab.setdefault(w, len(vocab)) for w in extra]
+            bounds[i, 2] = len(ids)
+        return cls(nodes, list(vocab), np.array(ids, dtype=np.int32), bounds)
+
+    def save(self, path: Path, graph_digest: str) -> None:
+        """Write the store beside the graph it was built from (atomically)."""
+        meta = {"format": FORMAT, "graph_sha256": graph_digest, "nodes": list(self._row)}
+        meta["vocab"] = self._vocab.tolist()
+        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp.npz")
+        try:
+            np.savez(
+                tmp,
+                ids=self._ids,
+                bounds=self._bounds,
+                meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
+            )
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+
+    @classmethod
+    def load(cls, path: Path, graph_digest: str) -> ComponentTerms | None:
+        """Return the store at `path` if it was built from this graph (else None)."""
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(data["meta"].tobytes())
+                if meta.get("format") != FORMAT or meta.get("graph_sha256") != graph_digest:
+                    return None
+                return cls(meta["nodes"], meta["vocab"], data["ids"], data["bounds"])
+        except (OSError, ValueError, KeyError) as err:
+            logger.warning("%s is unreadable (%s); words are analysed at query time", path, err)
+            return None
+
+    def full(self, node_id: str) -> list[str] | None:
+        """Return the terms of a component's full text, in order (None: not a component)."""
+        row = self._row.get(node_id)
+        if row is None:
+            return None
+        start, end, _ = self._bounds[row]
+        return self._vocab[self._ids[start:end]].tolist()  # type: ignore[no-any-return]
+
+    def lexical(self, node_id: str) -> list[str] | None:
+        """Return the terms of a component's lexical text (full text, then headings)."""
+        row = self._row.get(node_id)
+        if row is None:
+            return None
+        start, _, end = self._bounds[row]
+        return self._vocab[self._ids[start:end]].tolist()  # type: ignore[no-any-return]
+
+    def full_set(self, node_id: str) -> frozenset[str] | None:
+        """Return the distinct terms of a component's full text, kept once computed."""
+        found = self._full_sets.get(node_id)
+        if found is None:
+            terms = self.full(node_id)
+            if terms is None:
+                return None
+            found = self._full_sets[node_id] = frozenset(terms)
+        return found
+
+
+def save_component_terms(index_dir: Path, graph: LayeredGraph, graph_file: Path) -> int:
+    """Build and save the store of an index's components; return how many it holds."""
+    store = ComponentTerms.build(graph)
+    store.save(index_dir / TERMS_FILE, file_digest(graph_file))
+    return len(store)
