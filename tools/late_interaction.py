@@ -50,6 +50,13 @@ def facet_profiles(
         vectors = index.embed_queries(list(facet_texts))
     matrix = np.full((len(ids), len(vectors)), NO_EVIDENCE, dtype=np.float32)
     row = {node: i for i, node in enumerate(ids)}
+    if vectors and index.image_scores() is None:  # text rows only: one product per layer for all facets
+        for layer in ("component", "subcomponent"):
+            with meter.timed("vector"):
+                found, best = index.cache.best_per_parent_of_each(layer, np.stack(vectors), ids)
+            rows = [row[node] for node in found]
+            matrix[rows] = np.maximum(matrix[rows], best)
+        return matrix
     for column, vector in enumerate(vectors):
         for layer in ("component", "subcomponent"):
             for node, (value, _) in best_per_parent(index, vector, ids, layer, meter).items():

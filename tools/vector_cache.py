@@ -191,6 +191,30 @@ class VectorCache:
         evidence = [ids[row] for row in rows]
         return dict(zip(names, zip(best.tolist(), evidence, strict=True), strict=True))
 
+    def best_per_parent_of_each(
+        self, layer: IndexLayer, queries: np.ndarray, parents: Sequence[str]
+    ) -> tuple[list[str], np.ndarray]:
+        """Return the parents with rows in `layer` and their best cosine to each query.
+
+        (parents, parents × queries matrix): `best_per_parent`'s scores for several queries
+        in one product over the parents' rows, without the evidence ids.
+        """
+        if self.graph is None:
+            raise ValueError("best_per_parent needs the layered graph: VectorCache(layers, graph)")
+        self._load(layer)
+        spans = self._parent_spans(layer, parents)
+        if not spans:
+            return [], np.zeros((0, len(queries)), dtype=np.float32)
+        names = sorted(spans, key=lambda name: spans[name][0])  # reading order
+        starts = np.array([spans[name][0] for name in names], dtype=np.int64)
+        ends = np.array([spans[name][1] for name in names], dtype=np.int64)
+        with one_blas_thread():
+            scores = _run_scores(
+                self._matrix[layer], np.asarray(queries, dtype=np.float32).T, starts, ends
+            )
+        offsets = np.concatenate(([0], np.cumsum(ends - starts)[:-1]))
+        return names, np.maximum.reduceat(scores, offsets, axis=0)
+
     def _parent_spans(
         self, layer: IndexLayer, parents: Sequence[str]
     ) -> dict[str, tuple[int, int]]:
@@ -226,6 +250,8 @@ def _run_scores(
     matrix: np.ndarray, query: np.ndarray, starts: np.ndarray, ends: np.ndarray
 ) -> np.ndarray:
     """Return the scores of the rows of sorted spans [starts, ends), concatenated in order.
+
+    `query` is one vector (scores: rows) or a matrix of them as columns (rows × queries).
 
     Adjacent spans (the components of one document) merge into one slice, so a product
     runs per run of rows, not per parent.

@@ -79,6 +79,24 @@ def test_best_per_parent_matches_scoring_every_descendant(mini_index: Path, laye
 
 
 @pytest.mark.parametrize("layer", ["document", "component", "subcomponent"])
+def test_best_of_each_query_matches_one_query_at_a_time(mini_index: Path, layer: str) -> None:
+    index = open_index(str(mini_index))
+    texts = ["flag of Warsaw", "polonium discovered", "capital of Poland"]
+    queries = np.stack([index.embed_query(t) for t in texts])
+    docs = list(index.graph.nodes_at(0))
+    components = [c for d in docs[:3] for c in index.graph.children(d)]
+    for parents in (docs, [*components[::-1], "no-such-node"]):
+        names, best = index.cache.best_per_parent_of_each(layer, queries, parents)  # type: ignore[arg-type]
+        assert best.shape == (len(names), len(texts))
+        for column, query in enumerate(queries):
+            one = index.cache.best_per_parent(layer, query, parents)  # type: ignore[arg-type]
+            assert set(names) == one.keys()
+            got = [float(best[i, column]) for i in range(len(names))]
+            assert got == pytest.approx([one[name][0] for name in names], abs=1e-6)
+    assert index.cache.best_per_parent_of_each(layer, queries, ["no-such-node"])[0] == []
+
+
+@pytest.mark.parametrize("layer", ["document", "component", "subcomponent"])
 def test_top_documents_ranks_every_document_by_its_best_row(mini_index: Path, layer: str) -> None:
     index = open_index(str(mini_index))
     query = index.embed_query("flag of Warsaw")
