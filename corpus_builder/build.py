@@ -33,7 +33,7 @@ from corpus_builder.triplet_extraction import TripletExtractor
 from corpus_builder.triplet_kb import sync_triplet_kb
 from state.corpus import Document, IngestReport, Subcomponent
 from tools.calibration import estimate_calibration
-from tools.component_terms import save_component_terms
+from tools.component_terms import sync_component_terms
 from tools.embedders import (
     DEFAULT_TEXT_EMBEDDER,
     ContextEmbedder,
@@ -155,7 +155,7 @@ def _index_words(
         items = sparse_items(parsed.documents, parsed.subcomponents, parsed.summaries)
         manifest.sparse = sync_sparse_layers(index_dir, items, rebuild)
     with clock.stage("terms"):
-        save_component_terms(index_dir, parsed.graph, index_dir / GRAPH_FILE)
+        sync_component_terms(index_dir, parsed.graph, index_dir / GRAPH_FILE)
 
 
 def _follow_embedder_change(

@@ -30,6 +30,7 @@ logger = logging.getLogger(__name__)
 
 TERMS_FILE = "component_terms.npz"
 FORMAT = 1
+"""Bumped when what a term is changes (the analyzer, the texts): older stores are rebuilt."""
 ALL_TABLE_ROWS = 1000
 """A component's full text keeps every row (no table in the corpora comes near this)."""
 
@@ -152,8 +153,13 @@ class ComponentTerms:
         return found
 
 
-def save_component_terms(index_dir: Path, graph: LayeredGraph, graph_file: Path) -> int:
-    """Build and save the store of an index's components; return how many it holds."""
+def sync_component_terms(index_dir: Path, graph: LayeredGraph, graph_file: Path) -> str:
+    """Bring the store up to date with the graph file; return "kept" or "indexed"."""
+    digest = file_digest(graph_file)
+    path = index_dir / TERMS_FILE
+    if path.is_file() and ComponentTerms.load(path, digest) is not None:
+        return "kept"
     store = ComponentTerms.build(graph)
-    store.save(index_dir / TERMS_FILE, file_digest(graph_file))
-    return len(store)
+    store.save(path, digest)
+    logger.info("component terms: %d components", len(store))
+    return "indexed"

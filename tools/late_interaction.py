@@ -50,7 +50,7 @@ def facet_profiles(
         vectors = index.embed_queries(list(facet_texts))
     matrix = np.full((len(ids), len(vectors)), NO_EVIDENCE, dtype=np.float32)
     row = {node: i for i, node in enumerate(ids)}
-    if vectors and index.image_scores() is None:  # text rows only: one product per layer for all facets
+    if vectors and index.image_scores() is None:  # text rows: one product per layer, all facets
         for layer in ("component", "subcomponent"):
             with meter.timed("vector"):
                 found, best = index.cache.best_per_parent_of_each(layer, np.stack(vectors), ids)

@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 
 from nodes.lexical import covered_terms, lexical_terms
-from tools.component_terms import TERMS_FILE, ComponentTerms, file_digest, full_text, lexical_text
+from tools.component_terms import (
+    TERMS_FILE,
+    ComponentTerms,
+    file_digest,
+    full_text,
+    lexical_text,
+    sync_component_terms,
+)
 from tools.corpus_index import CorpusIndex, open_index
 from tools.manifest import GRAPH_FILE
 from tools.sparse_index import QUERY_STOPWORDS, analyze
@@ -78,3 +85,11 @@ def test_nodes_outside_the_store_are_analysed(built: CorpusIndex) -> None:
     assert lexical_terms(built, [part, ids[0]]) == analysed(
         [lexical_text(built.graph, part), lexical_text(built.graph, ids[0])]
     )
+
+
+def test_a_current_store_is_kept_and_a_stale_one_rebuilt(built: CorpusIndex) -> None:
+    graph_file = built.index_dir / GRAPH_FILE
+    assert sync_component_terms(built.index_dir, built.graph, graph_file) == "kept"
+    graph_file.write_text(graph_file.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert sync_component_terms(built.index_dir, built.graph, graph_file) == "indexed"
+    assert ComponentTerms.load(built.index_dir / TERMS_FILE, file_digest(graph_file)) is not None
