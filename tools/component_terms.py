@@ -31,6 +31,9 @@ logger = logging.getLogger(__name__)
 TERMS_FILE = "component_terms.npz"
 FORMAT = 1
 """Bumped when what a term is changes (the analyzer, the texts): older stores are rebuilt."""
+FULL_END, HEADINGS_END = 1, 2
+"""Columns of a node's bounds: its terms start at column 0 and end, without or with its
+section headings, at these."""
 ALL_TABLE_ROWS = 1000
 """A component's full text keeps every row (no table in the corpora comes near this)."""
 
@@ -128,18 +131,17 @@ class ComponentTerms:
 
     def full(self, node_id: str) -> list[str] | None:
         """Return the terms of a component's full text, in order (None: not a component)."""
-        row = self._row.get(node_id)
-        if row is None:
-            return None
-        start, end, _ = self._bounds[row]
-        return self._vocab[self._ids[start:end]].tolist()  # type: ignore[no-any-return]
+        return self._terms(node_id, FULL_END)
 
     def lexical(self, node_id: str) -> list[str] | None:
         """Return the terms of a component's lexical text (full text, then headings)."""
+        return self._terms(node_id, HEADINGS_END)
+
+    def _terms(self, node_id: str, end_column: int) -> list[str] | None:
         row = self._row.get(node_id)
         if row is None:
             return None
-        start, _, end = self._bounds[row]
+        start, end = self._bounds[row, 0], self._bounds[row, end_column]
         return self._vocab[self._ids[start:end]].tolist()  # type: ignore[no-any-return]
 
     def full_set(self, node_id: str) -> frozenset[str] | None:

@@ -1,16 +1,10 @@
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
 from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
 from corpus_builder.ingest import read_corpus
-from corpus_builder.splitters import (
-    FixedCrops,
-    region_subcomponents,
-    row_subcomponents,
-    sentence_subcomponents,
-)
+from corpus_builder.splitters import FixedCrops, split_components
 from corpus_builder.summaries import ExtractiveSummarizer
 from state.corpus import Document, IngestReport, Subcomponent
 from tools.layered_graph import LayeredGraph
@@ -19,17 +13,7 @@ MINI = Path(__file__).resolve().parents[2] / "fixtures" / "mini_bundle"
 
 
 def split(documents: list[Document]) -> dict[str, list[Subcomponent]]:
-    result = {}
-    for document in documents:
-        for c in document.components:
-            if c.kind == "paragraph":
-                result[c.component_id] = sentence_subcomponents(c)
-            elif c.kind == "table":
-                result[c.component_id] = row_subcomponents(c)
-            elif c.image_path:
-                with Image.open(c.image_path) as image:
-                    result[c.component_id] = region_subcomponents(c, FixedCrops(), image.size)
-    return result
+    return split_components(documents, FixedCrops())
 
 
 def graph_of(corpus: Path, mentions: bool = False) -> tuple[LayeredGraph, IngestReport]:
