@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from nodes.hop import lexical_scores, linking_scores, node_similarities, residual_text
-from nodes.lexical import covered_share, covered_terms, lexical_terms
+from nodes.lexical import covered_share, covered_terms, lexical_bm25
 from nodes.lilac.heuristics import merge_to_limit, split_clauses
 from nodes.traversal import component_scores
 from state.fif_state import Candidate, Ranked, ranked_entry
@@ -26,7 +26,6 @@ from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import outgoing_links
 from tools.late_interaction import facet_profiles, item_scores, joint_scores
-from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within_terms
 
 MAX_FACETS = 6
 SCORE_DECIMALS = 5
@@ -173,8 +172,7 @@ def with_lexical_facet(
     Scaled to [0, weight] by the pool's best match, so a candidate holding the query's rare
     words gains, and a chain takes its better member's value like any facet.
     """
-    query = analyze([words], QUERY_STOPWORDS)[0]
-    lexical = np.array(bm25_within_terms(query, lexical_terms(index, ids)))
+    lexical = np.array(lexical_bm25(index, words, ids))
     top = float(lexical.max(initial=0.0))
     column = weight * lexical / top if top > 0 else np.zeros(len(ids))
     return np.column_stack([matrix, column.astype(matrix.dtype)])

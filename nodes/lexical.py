@@ -14,7 +14,8 @@ from collections.abc import Set as AbstractSet
 
 from tools.component_terms import full_text, lexical_text
 from tools.corpus_index import CorpusIndex
-from tools.sparse_index import QUERY_STOPWORDS, analyze, terms
+from tools.small_bm25 import bm25_scores_of_ids
+from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within_terms, terms
 
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -49,6 +50,20 @@ def covered_share(query: str, covered: AbstractSet[str]) -> float:
 def numbers(text: str) -> list[str]:
     """Return the numbers a text states, without thousands separators, in order, once each."""
     return list(dict.fromkeys(n.replace(",", "") for n in _NUMBER.findall(text)))
+
+
+def lexical_bm25(index: CorpusIndex, query: str, node_ids: Sequence[str]) -> list[float]:
+    """Return BM25 scores of a query among the nodes' lexical texts, IDF within the set.
+
+    Stored components are scored from their term ids (`bm25_scores_of_ids`), others from
+    their analysed texts: the same float32 scores either way.
+    """
+    query_terms = analyze([query], QUERY_STOPWORDS)[0]
+    store = index.component_terms()
+    docs = store.lexical_ids(node_ids) if store else None
+    if store is None or docs is None:
+        return bm25_within_terms(query_terms, lexical_terms(index, node_ids))
+    return bm25_scores_of_ids(store.ids_of(query_terms), docs)
 
 
 def lexical_terms(index: CorpusIndex, node_ids: Sequence[str]) -> list[list[str]]:

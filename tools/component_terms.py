@@ -79,6 +79,7 @@ class ComponentTerms:
         self._ids = ids
         self._bounds = bounds  # per node: start, end of its full text's terms, end of all
         self._full_sets: dict[str, frozenset[str]] = {}
+        self._term_ids: dict[str, int] | None = None
 
     def __len__(self) -> int:
         return len(self._row)
@@ -136,6 +137,19 @@ class ComponentTerms:
     def lexical(self, node_id: str) -> list[str] | None:
         """Return the terms of a component's lexical text (full text, then headings)."""
         return self._terms(node_id, HEADINGS_END)
+
+    def lexical_ids(self, node_ids: Sequence[str]) -> list[np.ndarray] | None:
+        """Return each component's lexical term ids (None if any node is not stored)."""
+        rows = [self._row.get(node) for node in node_ids]
+        if None in rows:
+            return None
+        return [self._ids[self._bounds[r, 0] : self._bounds[r, HEADINGS_END]] for r in rows]
+
+    def ids_of(self, terms: Sequence[str]) -> list[int]:
+        """Return each term's id in the store's vocabulary (-1: no component has it)."""
+        if self._term_ids is None:
+            self._term_ids = {term: i for i, term in enumerate(self._vocab.tolist())}
+        return [self._term_ids.get(term, -1) for term in terms]
 
     def _terms(self, node_id: str, end_column: int) -> list[str] | None:
         row = self._row.get(node_id)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from nodes.lexical import covered_terms, lexical_terms
+from nodes.lexical import covered_terms, lexical_bm25, lexical_terms
 from tools.component_terms import (
     TERMS_FILE,
     ComponentTerms,
@@ -19,7 +19,7 @@ from tools.component_terms import (
 )
 from tools.corpus_index import CorpusIndex, open_index
 from tools.manifest import GRAPH_FILE
-from tools.sparse_index import QUERY_STOPWORDS, analyze
+from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within
 
 
 def components(index: CorpusIndex) -> list[str]:
@@ -93,3 +93,13 @@ def test_a_current_store_is_kept_and_a_stale_one_rebuilt(built: CorpusIndex) -> 
     graph_file.write_text(graph_file.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert sync_component_terms(built.index_dir, built.graph, graph_file) == "indexed"
     assert ComponentTerms.load(built.index_dir / TERMS_FILE, file_digest(graph_file)) is not None
+
+
+def test_bm25_among_stored_components_scores_as_their_texts(built: CorpusIndex) -> None:
+    ids = components(built)
+    part = next(child for c in ids for child in built.graph.children(c))
+    assert built.component_terms() is not None
+    for query in ["Polonium discovered by Marie Curie", "flag of Warsaw", "net revenue", "zzz"]:
+        for nodes in (ids, ids[::-2], [part, *ids[:3]], []):
+            texts = [lexical_text(built.graph, n) for n in nodes]
+            assert lexical_bm25(built, query, nodes) == bm25_within(query, texts)
