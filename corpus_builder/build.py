@@ -1,7 +1,8 @@
 """`fif build`: corpus → components → subcomponents → summaries → layered graph → layer indices.
 
 Every layer gets a Chroma collection of vectors and a BM25 index (tools.sparse_index), and
-every component its analysed words (tools.component_terms).
+every component its analysed words (tools.component_terms); the vectors are also copied to
+numpy files for fast opening (tools.vector_mirror).
 With `BuildOptions.triplets` the text units also get an LLM-extracted triplet KB in its own
 collection (corpus_builder.triplet_kb); its model is checked before anything is written.
 """
@@ -46,6 +47,7 @@ from tools.index import INDEX_LAYERS, ChromaLayers, collection_prefix
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, EmbedderInfo, Manifest, Problem
 from tools.sparse_index import sync_sparse_layers
+from tools.vector_mirror import write_mirror
 
 logger = logging.getLogger(__name__)
 
@@ -141,6 +143,9 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
     stats = _index(index_dir, manifest, parsed, (text_embedder, image_embedder), options)
     clock.timings.update(embed=stats.embed_seconds, index=stats.index_seconds)
     _index_words(index_dir, manifest, parsed, options.rebuild, clock)
+    with clock.stage("vectors"):  # the copy is read back from Chroma: it must come last
+        layers = ChromaLayers.open(index_dir, options.chroma_url, manifest.name)
+        manifest.vectors_token = write_mirror(index_dir, layers)
     clock.timings["total"] = time.perf_counter() - started
     _finish_manifest(manifest, report, stats, clock.timings)
     manifest.save(index_dir)

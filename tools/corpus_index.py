@@ -30,6 +30,7 @@ from tools.manifest import GRAPH_FILE, Manifest
 from tools.saved_encoder import query_embedder
 from tools.sparse_index import SparseLayers
 from tools.vector_cache import VectorCache
+from tools.vector_mirror import layer_reader
 
 logger = logging.getLogger(__name__)
 
@@ -81,7 +82,8 @@ class CorpusIndex:
         image = None
         if manifest.image_embedder is not None:
             image = load_embedder(manifest.image_embedder.spec)
-        return cls(index_dir, manifest, graph, layers, text, image, VectorCache(layers, graph))
+        cache = VectorCache(layers, graph, layer_reader(index_dir, layers, manifest.vectors_token))
+        return cls(index_dir, manifest, graph, layers, text, image, cache)
 
     def scoped(self, doc_ids: Sequence[str] | None) -> CorpusIndex:
         """Return a view of this index whose searches stay inside `doc_ids` (None: all).

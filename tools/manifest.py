@@ -106,6 +106,11 @@ class Manifest(BaseModel):
         description="The triplet text KB (collection `<name>_triplets`); None: not built",
     )
     embedding: dict[str, int] = Field(default_factory=dict)
+    vectors_token: str | None = Field(
+        default=None,
+        description="The token of the build's numpy copy of the vectors (tools.vector_mirror); "
+        "None: read them from Chroma",
+    )
     timings: dict[str, float] = Field(default_factory=dict)
     skipped: list[Problem] = Field(default_factory=list)
     repaired: list[Problem] = Field(default_factory=list)

@@ -2,7 +2,8 @@
 
 Global search goes to Chroma's ANN index; scoring the descendants of a handful of
 documents (a local hop, a rerank, a late-interaction edge) is a small dense product,
-done here after the layer is read from Chroma once.
+done here after the layer is read once (from the build's numpy copy, tools.vector_mirror,
+or from Chroma).
 
 Given the layered graph, a layer's rows are kept in reading order (document, component,
 subcomponent), so the descendants of any document or component are one run of rows:
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
@@ -23,8 +24,9 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from state.corpus import LAYERS
-from tools.index import GET_BATCH, ChromaLayers, IndexLayer
+from tools.index import ChromaLayers, IndexLayer
 from tools.layered_graph import LayeredGraph
+from tools.vector_mirror import chroma_vectors
 
 logger = logging.getLogger(__name__)
 
@@ -49,11 +51,18 @@ def _blas() -> Any:
 
 
 class VectorCache:
-    """Lazily load each layer's (ids, matrix) from Chroma and answer exact similarities."""
+    """Lazily load each layer's (ids, matrix) and answer exact similarities."""
 
-    def __init__(self, layers: ChromaLayers, graph: LayeredGraph | None = None) -> None:
+    def __init__(
+        self,
+        layers: ChromaLayers,
+        graph: LayeredGraph | None = None,
+        read: Callable[[IndexLayer], tuple[list[str], np.ndarray]] | None = None,
+    ) -> None:
         self.layers = layers
         self.graph = graph
+        self._read = read or (lambda layer: chroma_vectors(layers, layer))
+        """Where a layer's (ids, vectors) come from, in Chroma's order: Chroma by default."""
         self._rows: dict[str, dict[str, int]] = {}
         self._ids: dict[str, list[str]] = {}
         self._matrix: dict[str, np.ndarray] = {}
@@ -67,14 +76,7 @@ class VectorCache:
         with self._lock:
             if layer in self._matrix:
                 return
-            collection = self.layers.collection(layer)
-            ids: list[str] = []
-            chunks: list[np.ndarray] = []
-            for offset in range(0, collection.count(), GET_BATCH):
-                page = collection.get(include=["embeddings"], limit=GET_BATCH, offset=offset)
-                ids.extend(page["ids"])
-                chunks.append(np.asarray(page["embeddings"], dtype=np.float32))
-            matrix = np.concatenate(chunks) if chunks else np.zeros((0, 1), dtype=np.float32)
+            ids, matrix = self._read(layer)
             if self.graph is not None and ids:
                 order = self.graph.reading_order()
                 unknown = len(order)

@@ -15,7 +15,10 @@ from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, Manifest
 from tools.search import dense_search
 
-STAGES = {"parse", "split", "summarize", "graph", "embed", "index", "sparse", "terms", "total"}
+STAGES = {
+    *("parse", "split", "summarize", "graph", "embed", "index"),
+    *("sparse", "terms", "vectors", "total"),
+}
 
 
 def layer_counts(index_dir: Path, manifest: Manifest) -> dict[str, int]:
