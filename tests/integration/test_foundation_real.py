@@ -13,6 +13,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from corpus_builder.build import BuildOptions, build
@@ -22,6 +23,7 @@ from tools.index import ChromaLayers
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE
 from tools.search import dense_search
+from tools.vector_mirror import chroma_vectors, read_mirror
 
 pytestmark = pytest.mark.integration
 
@@ -176,8 +178,12 @@ def test_build_and_search_against_a_chroma_server(chroma_server: str, tmp_path: 
     options = BuildOptions(chroma_url=chroma_server, show_progress=False)
     manifest = build(MINI, index_dir, options)
     assert manifest.complete and manifest.chroma_url == chroma_server
-    assert not (index_dir / "chroma").exists()  # nothing was stored locally
+    assert not (index_dir / "chroma").exists()  # nothing was stored locally but the copy
     assert_layers_match_graph(index_dir, chroma_server, manifest.name)
+    served = ChromaLayers.open(index_dir, chroma_server, manifest.name)
+    copied = read_mirror(index_dir, "subcomponent", manifest.vectors_token)
+    ids, vectors = chroma_vectors(served, "subcomponent")
+    assert copied is not None and copied[0] == ids and np.array_equal(copied[1], vectors)
     index = CorpusIndex.open(index_dir)  # the manifest names the server
     for qid, granularity in TOP_3:
         assert gold_rank(index, qid, granularity) <= 3, qid
