@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import uuid
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -34,6 +35,8 @@ FORMAT = 1
 FULL_END, HEADINGS_END = 1, 2
 """Columns of a node's bounds: its terms start at column 0 and end, without or with its
 section headings, at these."""
+KEPT_SETS = 4096
+"""Components whose distinct terms are kept between calls (a question touches ~50)."""
 ALL_TABLE_ROWS = 1000
 """A component's full text keeps every row (no table in the corpora comes near this)."""
 
@@ -126,7 +129,7 @@ class ComponentTerms:
                 if meta.get("format") != FORMAT or meta.get("graph_sha256") != graph_digest:
                     return None
                 return cls(meta["nodes"], meta["vocab"], data["ids"], data["bounds"])
-        except (OSError, ValueError, KeyError) as err:
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as err:
             logger.warning("%s is unreadable (%s); words are analysed at query time", path, err)
             return None
 
@@ -165,6 +168,8 @@ class ComponentTerms:
             terms = self.full(node_id)
             if terms is None:
                 return None
+            if len(self._full_sets) >= KEPT_SETS:
+                self._full_sets = {}  # a long-running server keeps only recent components
             found = self._full_sets[node_id] = frozenset(terms)
         return found
 

@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import uuid
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -86,7 +87,7 @@ def read_mirror(
             if meta.get("token") != token:
                 return None
             matrix = np.asarray(data["matrix"], dtype=np.float32)
-    except (OSError, ValueError, KeyError) as err:
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as err:
         logger.warning("%s is unreadable (%s); reading the vectors from Chroma", path, err)
         return None
     ids = [str(node_id) for node_id in meta["ids"]]

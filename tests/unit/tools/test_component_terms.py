@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import tools.component_terms as component_terms
 from nodes.lexical import covered_terms, lexical_bm25, lexical_terms
 from tools.component_terms import (
     TERMS_FILE,
@@ -67,10 +68,13 @@ def test_a_store_of_another_graph_is_not_trusted(
     assert (lexical_terms(again, ids), covered_terms(again, ids[:3], ["Polonium"])) == expected
 
 
+@pytest.mark.parametrize("damage", ["garbage", "truncated"])
 def test_a_damaged_store_is_said_and_skipped(
-    built: CorpusIndex, caplog: pytest.LogCaptureFixture
+    built: CorpusIndex, caplog: pytest.LogCaptureFixture, damage: str
 ) -> None:
-    (built.index_dir / TERMS_FILE).write_bytes(b"not a numpy archive")
+    path = built.index_dir / TERMS_FILE
+    data = path.read_bytes()
+    path.write_bytes(b"not a numpy archive" if damage == "garbage" else data[: len(data) // 2])
     digest = file_digest(built.index_dir / GRAPH_FILE)
     with caplog.at_level(logging.WARNING):
         assert ComponentTerms.load(built.index_dir / TERMS_FILE, digest) is None
@@ -103,3 +107,12 @@ def test_bm25_among_stored_components_scores_as_their_texts(built: CorpusIndex) 
         for nodes in (ids, ids[::-2], [part, *ids[:3]], []):
             texts = [lexical_text(built.graph, n) for n in nodes]
             assert lexical_bm25(built, query, nodes) == bm25_within(query, texts)
+
+
+def test_kept_term_sets_stay_bounded(built: CorpusIndex, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(component_terms, "KEPT_SETS", 2)
+    store = built.component_terms()
+    assert store is not None
+    ids = components(built)[:5]
+    assert [store.full_set(c) for c in ids] == [frozenset(store.full(c) or ()) for c in ids]
+    assert len(store._full_sets) <= 2

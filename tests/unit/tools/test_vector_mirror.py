@@ -70,10 +70,16 @@ def test_a_copy_of_another_build_is_ignored(
     assert reads == ["subcomponent"]
 
 
+@pytest.mark.parametrize("damage", ["garbage", "truncated"])
 def test_a_damaged_copy_is_said_and_chroma_read(
-    built: CorpusIndex, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    built: CorpusIndex,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    damage: str,
 ) -> None:
-    (built.index_dir / MIRROR_DIR / "component.npz").write_bytes(b"not an archive")
+    path = built.index_dir / MIRROR_DIR / "component.npz"
+    data = path.read_bytes()
+    path.write_bytes(b"not an archive" if damage == "garbage" else data[: len(data) // 2])
     reads = count_chroma_reads(monkeypatch)
     again = CorpusIndex.open(built.index_dir)
     with caplog.at_level(logging.WARNING):
