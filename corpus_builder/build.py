@@ -26,7 +26,8 @@ from corpus_builder.ingest import corpus_info, read_corpus
 from corpus_builder.layer_items import embed_items, image_embed, image_items, sparse_items
 from corpus_builder.pdf_pages import PdfLimits
 from corpus_builder.region_proposers import proposer_id
-from corpus_builder.splitters import FixedCrops, RegionProposer, split_components
+from corpus_builder.sentence_store import SENTENCES_FILE, split_with_store
+from corpus_builder.splitters import FixedCrops, RegionProposer
 from corpus_builder.summaries import ExtractiveSummarizer
 from corpus_builder.summarizer import Summarizer
 from corpus_builder.summary_store import summarize_documents
@@ -119,7 +120,8 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
             f"skipped{': ' + first if first else ''})"
         )
     with clock.stage("split"):
-        subcomponents = split_components(documents, options.region_proposer)
+        sentences = index_dir / SENTENCES_FILE
+        subcomponents = split_with_store(documents, options.region_proposer, sentences)
     with clock.stage("summarize"):
         run = summarize_documents(documents, options.summarizer, index_dir / SUMMARIES_FILE)
     mentions = options.link_mentions == "on" or (

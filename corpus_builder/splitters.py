@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import numbers
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Protocol
@@ -33,6 +34,11 @@ def _segmenter() -> Any:
     import pysbd
 
     return pysbd.Segmenter(language="en", clean=False)
+
+
+SENTENCE_RULES = 1
+"""Bumped with any change to how `split_sentences` splits: stored splits of an older rule
+set (corpus_builder.sentence_store) are then split again."""
 
 
 @lru_cache(maxsize=100_000)
@@ -86,9 +92,11 @@ def _continues(previous: str, piece: str) -> bool:
     return piece[0].isupper() and _ORDINAL_IN_NAME.search(previous) is not None
 
 
-def sentence_subcomponents(component: Component) -> list[Subcomponent]:
+def sentence_subcomponents(
+    component: Component, split: Callable[[str], tuple[str, ...]] | None = None
+) -> list[Subcomponent]:
     """Split a paragraph into sentence subcomponents; links follow their anchor text."""
-    sentences = split_sentences(component.text)
+    sentences = (split or split_sentences)(component.text)
     result = []
     cursor = 0
     for n, sentence in enumerate(sentences):
@@ -248,14 +256,19 @@ def _is_number(value: object) -> bool:
 
 
 def split_components(
-    documents: list[Document], proposer: RegionProposer
+    documents: list[Document],
+    proposer: RegionProposer,
+    sentences: Callable[[str], tuple[str, ...]] | None = None,
 ) -> dict[str, list[Subcomponent]]:
-    """Split every component into its subcomponents (sentences, rows, regions)."""
+    """Split every component into its subcomponents (sentences, rows, regions).
+
+    `sentences` splits a paragraph's text (`split_sentences`, or a store of earlier splits).
+    """
     result: dict[str, list[Subcomponent]] = {}
     for document in documents:
         for component in document.components:
             if component.kind == "paragraph":
-                result[component.component_id] = sentence_subcomponents(component)
+                result[component.component_id] = sentence_subcomponents(component, sentences)
             elif component.kind == "table":
                 result[component.component_id] = row_subcomponents(component)
             elif component.image_path is not None:
