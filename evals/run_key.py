@@ -28,9 +28,16 @@ REPO = Path(__file__).resolve().parents[1]
 """The source tree these modules run from (a git checkout in development)."""
 SOURCE_PACKAGES = ("corpus_builder", "evals", "graph_agent", "nodes", "state", "tools")
 """Packages whose sources are hashed when the code is not a git checkout."""
-VOLATILE_MANIFEST_FIELDS = ("built_at", "timings", "embedding", "summaries", "chroma_url")
+VOLATILE_MANIFEST_FIELDS = (
+    "built_at",
+    "timings",
+    "embedding",
+    "summaries",
+    "chroma_url",
+    "vectors_token",
+)
 """Manifest fields that describe how a build ran (when, how long, what it reused, where the
-store lives), not what it holds; they stay out of the index hash."""
+store lives, which build wrote the vector copy), not what it holds; out of the index hash."""
 LOCATION_CONTEXT_FIELDS = frozenset({"index_dir", "chroma_url", "api_key_env"})
 """Context fields that say where things are, not how a system ranks; out of the config hash."""
 KEY_PARTS = ("code", "dirty", "index", "config")

@@ -123,6 +123,7 @@ def test_manifest_hash_ignores_how_the_build_ran_but_not_what_it_holds(
     before = manifest_hash(copy)
     manifest = json.loads((copy / "manifest.json").read_text())
     manifest.update(built_at="2000-01-01T00:00:00+00:00", timings={"total": 1.0})
+    manifest.update(vectors_token="another-build")
     manifest["corpus"]["path"] = "/moved/elsewhere"
     (copy / "manifest.json").write_text(json.dumps(manifest))
     assert manifest_hash(copy) == before
