@@ -85,5 +85,5 @@ def split_with_store(
     store = SentenceStore.load(path)
     subcomponents = split_components(documents, proposer, store.split)
     store.save(path)
-    logger.info("sentences: %d paragraphs split, %d reused", len(store.used), store.reused)
+    logger.info("sentences: %d paragraphs, %d split before", len(store.used), store.reused)
     return subcomponents
