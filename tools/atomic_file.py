@@ -1,17 +1,30 @@
 """Write a file so readers see the old content or the new, never half of it.
 
+Text files, and numpy archives that carry a JSON header (`write_npz_atomically`, read back
+by `read_npz`: the build's stores of component terms and of vectors).
+
 Hand-written because the stdlib has no atomic write and the one package for it
 (atomicwrites) is unmaintained; this is a temp file beside the target and `os.replace`.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import os
 import uuid
-from collections.abc import Iterator
+import zipfile
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
+
+import numpy as np
+
+logger = logging.getLogger(__name__)
+
+UNREADABLE_ARCHIVE = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile)
+"""What reading a missing, garbled or truncated .npz archive raises."""
 
 
 @contextmanager
@@ -34,3 +47,33 @@ def write_text_atomically(path: Path, text: str) -> None:
     """Replace the content of `path` with `text` atomically."""
     with atomic_open(path) as handle:
         handle.write(text)
+
+
+def write_npz_atomically(path: Path, meta: dict[str, Any], **arrays: np.ndarray) -> None:
+    """Replace `path` with an .npz archive of `arrays` and a JSON `meta` header, atomically."""
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp.npz")
+    header = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+    try:
+        np.savez(tmp, meta=header, **arrays)  # type: ignore[arg-type]  # stub: allow_pickle
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def read_npz(
+    path: Path, accept: Callable[[dict[str, Any]], bool], instead: str
+) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
+    """Return an archive's meta and arrays if `accept(meta)`, else None.
+
+    The arrays are read only once the meta is accepted. An unreadable archive is said in a
+    warning naming the file and what happens `instead`, and gives None.
+    """
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(data["meta"].tobytes())
+            if not isinstance(meta, dict) or not accept(meta):
+                return None
+            return meta, {name: data[name] for name in data.files if name != "meta"}
+    except UNREADABLE_ARCHIVE as err:
+        logger.warning("%s is unreadable (%s); %s", path, err, instead)
+        return None

@@ -13,16 +13,13 @@ store) every lookup analyses the text, as before, and gives the same terms.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
-import os
-import uuid
-import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
+from tools.atomic_file import read_npz, write_npz_atomically
 from tools.graph_nav import node_content
 from tools.layered_graph import LayeredGraph
 from tools.sparse_index import QUERY_STOPWORDS, analyze_fresh
@@ -108,30 +105,20 @@ class ComponentTerms:
         """Write the store beside the graph it was built from (atomically)."""
         meta = {"format": FORMAT, "graph_sha256": graph_digest, "nodes": list(self._row)}
         meta["vocab"] = self._vocab.tolist()
-        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp.npz")
-        try:
-            np.savez(
-                tmp,
-                ids=self._ids,
-                bounds=self._bounds,
-                meta=np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8),
-            )
-            os.replace(tmp, path)
-        finally:
-            tmp.unlink(missing_ok=True)
+        write_npz_atomically(path, meta, ids=self._ids, bounds=self._bounds)
 
     @classmethod
     def load(cls, path: Path, graph_digest: str) -> ComponentTerms | None:
         """Return the store at `path` if it was built from this graph (else None)."""
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                meta = json.loads(data["meta"].tobytes())
-                if meta.get("format") != FORMAT or meta.get("graph_sha256") != graph_digest:
-                    return None
-                return cls(meta["nodes"], meta["vocab"], data["ids"], data["bounds"])
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as err:
-            logger.warning("%s is unreadable (%s); words are analysed at query time", path, err)
+        found = read_npz(
+            path,
+            lambda meta: meta.get("format") == FORMAT and meta.get("graph_sha256") == graph_digest,
+            "words are analysed at query time",
+        )
+        if found is None:
             return None
+        meta, arrays = found
+        return cls(meta["nodes"], meta["vocab"], arrays["ids"], arrays["bounds"])
 
     def full(self, node_id: str) -> list[str] | None:
         """Return the terms of a component's full text, in order (None: not a component)."""

@@ -12,16 +12,14 @@ query; this is only a faster way to read it whole.
 
 from __future__ import annotations
 
-import json
 import logging
-import os
 import uuid
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from tools.atomic_file import read_npz, write_npz_atomically
 from tools.index import GET_BATCH, INDEX_LAYERS, ChromaLayers, IndexLayer
 
 logger = logging.getLogger(__name__)
@@ -64,13 +62,7 @@ def write_mirror(index_dir: Path, layers: ChromaLayers) -> str:
             path.unlink(missing_ok=True)
             continue
         ids, matrix = chroma_vectors(layers, layer)
-        meta = json.dumps({"token": token, "ids": ids}).encode()
-        tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp.npz")
-        try:
-            np.savez(tmp, matrix=matrix, meta=np.frombuffer(meta, dtype=np.uint8))
-            os.replace(tmp, path)
-        finally:
-            tmp.unlink(missing_ok=True)
+        write_npz_atomically(path, {"token": token, "ids": ids}, matrix=matrix)
     return token
 
 
@@ -81,16 +73,11 @@ def read_mirror(
     path = index_dir / MIRROR_DIR / f"{layer}.npz"
     if token is None or not path.is_file():
         return None
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(data["meta"].tobytes())
-            if meta.get("token") != token:
-                return None
-            matrix = np.asarray(data["matrix"], dtype=np.float32)
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as err:
-        logger.warning("%s is unreadable (%s); reading the vectors from Chroma", path, err)
+    found = read_npz(path, lambda meta: meta.get("token") == token, "reading Chroma instead")
+    if found is None:
         return None
-    ids = [str(node_id) for node_id in meta["ids"]]
+    meta, arrays = found
+    ids, matrix = [str(node) for node in meta["ids"]], arrays["matrix"].astype(np.float32)
     if len(ids) != len(matrix):
         logger.warning("%s: %d ids, %d vectors; reading Chroma", path, len(ids), len(matrix))
         return None
