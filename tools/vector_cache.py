@@ -167,23 +167,11 @@ class VectorCache:
         parents without a vector below them are omitted. Ties go to the first descendant in
         reading order. Needs the graph (see the module docstring).
         """
-        if self.graph is None:
-            raise ValueError("best_per_parent needs the layered graph: VectorCache(layers, graph)")
-        self._load(layer)
-        spans = self._parent_spans(layer, parents)
-        if not spans:
+        scored = self._scored_runs(layer, np.asarray(query, dtype=np.float32), parents)
+        if scored is None:
             return {}
-        names = list(spans)
-        bounds = np.array(list(spans.values()), dtype=np.int64)
-        order = np.argsort(bounds[:, 0], kind="stable")  # reading order
-        names = [names[i] for i in order.tolist()]
-        starts, ends = bounds[order, 0], bounds[order, 1]
-        lengths = ends - starts
-        with one_blas_thread():
-            scores = _run_scores(
-                self._matrix[layer], np.asarray(query, dtype=np.float32), starts, ends
-            )
-        offsets = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        names, starts, offsets, scores = scored
+        lengths = np.diff(np.append(offsets, len(scores)))
         best = np.maximum.reduceat(scores, offsets)
         segment = np.repeat(np.arange(len(names)), lengths)
         top = np.flatnonzero(scores == best[segment])
@@ -201,21 +189,32 @@ class VectorCache:
         (parents, parents × queries matrix): `best_per_parent`'s scores for several queries
         in one product over the parents' rows, without the evidence ids.
         """
+        scored = self._scored_runs(layer, np.asarray(queries, dtype=np.float32).T, parents)
+        if scored is None:
+            return [], np.zeros((0, len(queries)), dtype=np.float32)
+        names, _, offsets, scores = scored
+        return names, np.maximum.reduceat(scores, offsets, axis=0)
+
+    def _scored_runs(
+        self, layer: IndexLayer, query: np.ndarray, parents: Sequence[str]
+    ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray] | None:
+        """Score the rows under each parent, parents in reading order (None: no rows).
+
+        Returns (parents, their first rows, their offsets in the scores, the scores); `query`
+        is one vector or a matrix of them as columns (see `_run_scores`).
+        """
         if self.graph is None:
             raise ValueError("best_per_parent needs the layered graph: VectorCache(layers, graph)")
         self._load(layer)
         spans = self._parent_spans(layer, parents)
         if not spans:
-            return [], np.zeros((0, len(queries)), dtype=np.float32)
-        names = sorted(spans, key=lambda name: spans[name][0])  # reading order
+            return None
+        names = sorted(spans, key=lambda name: spans[name][0])  # reading order (stable)
         starts = np.array([spans[name][0] for name in names], dtype=np.int64)
         ends = np.array([spans[name][1] for name in names], dtype=np.int64)
         with one_blas_thread():
-            scores = _run_scores(
-                self._matrix[layer], np.asarray(queries, dtype=np.float32).T, starts, ends
-            )
-        offsets = np.concatenate(([0], np.cumsum(ends - starts)[:-1]))
-        return names, np.maximum.reduceat(scores, offsets, axis=0)
+            scores = _run_scores(self._matrix[layer], query, starts, ends)
+        return names, starts, np.concatenate(([0], np.cumsum(ends - starts)[:-1])), scores
 
     def _parent_spans(
         self, layer: IndexLayer, parents: Sequence[str]
