@@ -22,6 +22,7 @@ import numpy as np
 from tools.atomic_file import read_npz, write_npz_atomically
 from tools.graph_nav import node_content
 from tools.layered_graph import LayeredGraph
+from tools.manifest import GRAPH_FILE
 from tools.sparse_index import QUERY_STOPWORDS, analyze_fresh
 
 logger = logging.getLogger(__name__)
@@ -159,6 +160,25 @@ class ComponentTerms:
                 self._full_sets = {}  # a long-running server keeps only recent components
             found = self._full_sets[node_id] = frozenset(terms)
         return found
+
+
+def open_terms(index_dir: Path) -> ComponentTerms | None:
+    """Return an index's store if it matches the index's graph file, else None (said once).
+
+    None means words are analysed at query time: an index built before the store existed,
+    or one whose graph changed since.
+    """
+    path, store = index_dir / TERMS_FILE, None
+    if path.is_file():
+        store = ComponentTerms.load(path, file_digest(index_dir / GRAPH_FILE))
+    if store is None:
+        logger.info(
+            "%s has no component terms of its graph; `fif build CORPUS --index %s` adds them "
+            "(a faster reranker, the same ranking)",
+            index_dir,
+            index_dir,
+        )
+    return store
 
 
 def sync_component_terms(index_dir: Path, graph: LayeredGraph, graph_file: Path) -> str:

@@ -20,7 +20,7 @@ import numpy as np
 
 from state.corpus import LAYERS
 from tools.calibration import estimate_calibration
-from tools.component_terms import TERMS_FILE, ComponentTerms, file_digest
+from tools.component_terms import ComponentTerms, open_terms
 from tools.embedders import Embedder, load_embedder
 from tools.errors import IndexMismatchError, IndexNotFoundError
 from tools.image_scores import ImageScores, vector_key
@@ -179,25 +179,10 @@ class CorpusIndex:
             return sparse
 
     def component_terms(self) -> ComponentTerms | None:
-        """Return the build's store of component terms, if it matches this index's graph.
-
-        Loaded on first use; None (words are analysed at query time) for an index built
-        before the store existed, said once, with the command that adds it.
-        """
+        """Return the build's store of component terms (`open_terms`), loaded on first use."""
         with self._lock:
             if "terms" not in self._loaded:
-                path = self.index_dir / TERMS_FILE
-                store = None
-                if path.is_file():
-                    store = ComponentTerms.load(path, file_digest(self.index_dir / GRAPH_FILE))
-                if store is None:
-                    logger.info(
-                        "%s has no component terms of its graph; `fif build CORPUS --index %s` "
-                        "adds them (a faster reranker, the same ranking)",
-                        self.index_dir,
-                        self.index_dir,
-                    )
-                self._loaded["terms"] = store
+                self._loaded["terms"] = open_terms(self.index_dir)
             terms: ComponentTerms | None = self._loaded["terms"]
             return terms
 
@@ -247,6 +232,20 @@ class CorpusIndex:
         return _best_by_owner(
             self.graph, parents, layer, lambda nodes: self.similarities(layer, query, nodes)
         )
+
+    def best_per_parent_of_each(
+        self, layer: IndexLayer, queries: np.ndarray, parents: Sequence[str]
+    ) -> tuple[list[str], np.ndarray]:
+        """Return `best_per_parent`'s scores for several queries: (parents, parents × queries).
+
+        One product over the rows for text-only indices; with image rows, query by query.
+        """
+        if self.image_scores() is None:
+            return self.cache.best_per_parent_of_each(layer, queries, parents)
+        found = [self.best_per_parent(layer, query, parents) for query in queries]
+        names = list(found[0]) if found else []
+        best = [[scores[name][0] for scores in found] for name in names]
+        return names, np.array(best, dtype=np.float32).reshape(len(names), len(found))
 
     def fold_image_scores(
         self, row_ids: Sequence[str], scores: np.ndarray, queries: np.ndarray

@@ -18,7 +18,7 @@ import numpy as np
 
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
-from tools.search import best_per_parent
+from tools.index import IndexLayer
 from tools.vector_cache import one_blas_thread
 
 logger = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ def facet_profiles(
 ) -> np.ndarray:
     """Return a (len(ids), len(facets)) matrix of best component/subcomponent similarities.
 
-    Exact SCORE_vec from the vector cache (`tools.search.best_per_parent`), so documents
+    Exact SCORE_vec from the vector cache (`CorpusIndex.best_per_parent_of_each`), so documents
     can be profiled too (by their best component or subcomponent); an item with no vector
     below it keeps NO_EVIDENCE.
     """
@@ -50,17 +50,14 @@ def facet_profiles(
         vectors = index.embed_queries(list(facet_texts))
     matrix = np.full((len(ids), len(vectors)), NO_EVIDENCE, dtype=np.float32)
     row = {node: i for i, node in enumerate(ids)}
-    if vectors and index.image_scores() is None:  # text rows: one product per layer, all facets
-        for layer in ("component", "subcomponent"):
-            with meter.timed("vector"):
-                found, best = index.cache.best_per_parent_of_each(layer, np.stack(vectors), ids)
-            rows = [row[node] for node in found]
-            matrix[rows] = np.maximum(matrix[rows], best)
+    if not vectors:
         return matrix
-    for column, vector in enumerate(vectors):
-        for layer in ("component", "subcomponent"):
-            for node, (value, _) in best_per_parent(index, vector, ids, layer, meter).items():
-                matrix[row[node], column] = max(matrix[row[node], column], value)
+    evidence_layers: tuple[IndexLayer, ...] = ("component", "subcomponent")
+    for layer in evidence_layers:  # all facets at once: one product per layer
+        with meter.timed("vector"):
+            found, best = index.best_per_parent_of_each(layer, np.stack(vectors), ids)
+        rows = [row[node] for node in found]
+        matrix[rows] = np.maximum(matrix[rows], best)
     return matrix
 
 

@@ -61,7 +61,7 @@ def test_a_store_of_another_graph_is_not_trusted(
     graph_file = built.index_dir / GRAPH_FILE
     graph_file.write_text(graph_file.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     again = CorpusIndex.open(built.index_dir)
-    with caplog.at_level(logging.INFO, logger="tools.corpus_index"):
+    with caplog.at_level(logging.INFO, logger="tools.component_terms"):
         assert again.component_terms() is None
     assert f"fif build CORPUS --index {built.index_dir}" in caplog.text
     # without the store every lookup analyses the texts, to the same terms

@@ -120,3 +120,18 @@ def test_without_an_image_embedder_scoring_is_the_text_layer_alone(
     scores = np.ones((2, 1), dtype=np.float32)
     assert captions.fold_image_scores([ZEBRA, "savanna::p0"], scores, vector[None]) is scores
     assert captions.image_hits("component", vector, 5, None) == []
+
+
+@pytest.mark.parametrize("layer", ["component", "subcomponent"])
+def test_several_queries_score_images_as_one_query_at_a_time(
+    index: CorpusIndex, layer: str
+) -> None:
+    queries = np.stack([index.embed_query(q) for q in (QUERY, "a stone bridge")])
+    parents = [ZEBRA, *index.graph.children("savanna")][:4]
+    names, best = index.best_per_parent_of_each(layer, queries, parents)  # type: ignore[arg-type]
+    for column, query in enumerate(queries):
+        one = index.best_per_parent(layer, query, parents)  # type: ignore[arg-type]
+        assert set(names) == one.keys() and ZEBRA in one
+        assert [float(best[i, column]) for i in range(len(names))] == pytest.approx(
+            [one[name][0] for name in names], abs=1e-6
+        )
