@@ -40,7 +40,7 @@ class LinkHop:
 def residual_text(subquery: str, covered: AbstractSet[str]) -> str:
     """Return the subquery's content words whose terms are not all covered (or the subquery).
 
-    `covered` holds the evidence's terms (`tools.component_terms.covered_terms`).
+    `covered` holds the evidence's terms (`nodes.lexical.covered_terms`).
     """
     words = content_words(subquery)
     stemmed = analyze(words, QUERY_STOPWORDS)  # one analyzer call for all the words

@@ -60,8 +60,7 @@ def lexical_bm25(index: CorpusIndex, query: str, node_ids: Sequence[str]) -> lis
     """
     query_terms = analyze([query], QUERY_STOPWORDS)[0]
     store = index.component_terms()
-    docs = store.lexical_ids(node_ids) if store else None
-    if store is None or docs is None:
+    if store is None or (docs := store.lexical_ids(node_ids)) is None:
         return bm25_within_terms(query_terms, lexical_terms(index, node_ids))
     return bm25_scores_of_ids(store.ids_of(query_terms), docs)
 
@@ -83,13 +82,13 @@ def covered_terms(
     """Return the distinct terms of the nodes' full texts and of any further texts."""
     store = index.component_terms()
     covered: set[str] = set()
-    missing = []
+    unstored = list(texts)
     for node in node_ids:
         stored = store.full_set(node) if store else None
         if stored is None:
-            missing.append(full_text(index.graph, node))
+            unstored.append(full_text(index.graph, node))
         else:
             covered |= stored
-    for words in analyze([*missing, *texts], QUERY_STOPWORDS) if missing or texts else []:
+    for words in analyze(unstored, QUERY_STOPWORDS):  # no texts: no words
         covered.update(words)
     return covered
