@@ -77,7 +77,8 @@ def read_mirror(
     if found is None:
         return None
     meta, arrays = found
-    ids, matrix = [str(node) for node in meta["ids"]], arrays["matrix"].astype(np.float32)
+    ids = [str(node) for node in meta["ids"]]
+    matrix = arrays["matrix"].astype(np.float32, copy=False)
     if len(ids) != len(matrix):
         logger.warning("%s: %d ids, %d vectors; reading Chroma", path, len(ids), len(matrix))
         return None
