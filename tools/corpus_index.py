@@ -21,12 +21,14 @@ import numpy as np
 from state.corpus import LAYERS
 from tools.calibration import estimate_calibration
 from tools.component_terms import ComponentTerms, open_terms
+from tools.embed_process import embed_helper
 from tools.embedders import Embedder, load_embedder
 from tools.errors import IndexMismatchError, IndexNotFoundError
 from tools.image_scores import ImageScores, vector_key
 from tools.index import ChromaLayers, Hit, IndexLayer
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, Manifest
+from tools.query_vectors import CACHE_LIMIT, QueryVectors
 from tools.saved_encoder import query_embedder
 from tools.sparse_index import SparseLayers
 from tools.vector_cache import VectorCache
@@ -48,7 +50,8 @@ class CorpusIndex:
     cache: VectorCache
     scope: frozenset[str] | None = None
     """Only these documents are searched (None: all); see `scoped` and `within`."""
-    _query_cache: dict[tuple[str, str], np.ndarray] = field(default_factory=dict, repr=False)
+    _queries: QueryVectors = field(default_factory=QueryVectors, repr=False)
+    """Text query vectors (tools.query_vectors), shared with scoped views."""
     _twins: dict[bytes, np.ndarray] = field(default_factory=dict, repr=False)
     """Text-space query vector (its bytes) -> the same query in the image space."""
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -83,7 +86,11 @@ class CorpusIndex:
         if manifest.image_embedder is not None:
             image = load_embedder(manifest.image_embedder.spec)
         cache = VectorCache(layers, graph, layer_reader(index_dir, layers, manifest.vectors_token))
-        return cls(index_dir, manifest, graph, layers, text, image, cache)
+        # image scoring keeps each text query's image twin, which only this process makes
+        spec = manifest.text_embedder.spec
+        helper = None if image else embed_helper(spec, text.model_id, text.dim)
+        queries = QueryVectors(helper)
+        return cls(index_dir, manifest, graph, layers, text, image, cache, _queries=queries)
 
     def scoped(self, doc_ids: Sequence[str] | None) -> CorpusIndex:
         """Return a view of this index whose searches stay inside `doc_ids` (None: all).
@@ -119,31 +126,21 @@ class CorpusIndex:
         return self.scope is None or doc_id in self.scope
 
     def embed_query(self, text: str, space: str = "text") -> np.ndarray:
-        """Embed a query in the text (or image) space, caching repeated queries."""
-        key = (space, text)
-        with self._lock:
-            cached = self._query_cache.get(key)
-        if cached is not None:
-            return cached
-        embedder = self.text_embedder if space == "text" else self.image_embedder
-        if embedder is None:
+        """Embed a query in the text (or image) space; text queries are cached."""
+        if space == "text":
+            return self.embed_queries([text])[0]
+        if self.image_embedder is None:
             raise IndexMismatchError(f"{self.index_dir} has no {space} embedder")
-        vector = embedder.embed([text])[0]
-        self._remember(space, [text], [vector])
+        vector: np.ndarray = self.image_embedder.embed([text])[0]
         return vector
 
     def embed_queries(self, texts: list[str]) -> list[np.ndarray]:
-        """Embed several text queries in one batch, reusing cached ones."""
-        with self._lock:
-            found = {
-                t: self._query_cache[("text", t)] for t in texts if ("text", t) in self._query_cache
-            }
-        missing = [t for t in dict.fromkeys(texts) if t not in found]
-        if missing:
-            vectors = list(self.text_embedder.embed(missing))
-            self._remember("text", missing, vectors)
-            found.update(zip(missing, vectors, strict=True))
-        return [found[t] for t in texts]
+        """Embed several text queries in one batch, reusing cached and prefetched ones."""
+        return self._queries.vectors(texts, self._embed_texts)
+
+    def prefetch_queries(self, texts: Sequence[str]) -> None:
+        """Declare a batch of text queries needed later (`tools.query_vectors`)."""
+        self._queries.prefetch(texts)
 
     def forget_queries(self) -> None:
         """Drop cached query vectors, so the next question pays for its own embeddings.
@@ -151,20 +148,18 @@ class CorpusIndex:
         The evaluation runner calls this before each (question, system) pair: a system must
         not look faster because another one embedded the same question first.
         """
-        with self._lock:
-            self._query_cache.clear()
+        self._queries.forget()
 
-    def _remember(self, space: str, texts: list[str], vectors: list[np.ndarray]) -> None:
-        """Cache query vectors; text queries also get their image-space twins when needed."""
-        twins: list[np.ndarray] = []
-        if space == "text" and self.image_scores() is not None and self.image_embedder:
-            twins = list(self.image_embedder.embed(texts))
-        with self._lock:
-            if len(self._query_cache) > 4096:
-                self._query_cache.clear()
-                self._twins.clear()
-            self._query_cache.update({(space, t): v for t, v in zip(texts, vectors, strict=True)})
-            self._twins.update({vector_key(v): w for v, w in zip(vectors, twins, strict=False)})
+    def _embed_texts(self, texts: list[str]) -> list[np.ndarray]:
+        """Embed text queries; with image scoring, also keep their image-space twins."""
+        vectors = list(self.text_embedder.embed(texts))
+        if self.image_scores() is not None and self.image_embedder:
+            twins = self.image_embedder.embed(texts)
+            with self._lock:
+                if len(self._twins) > CACHE_LIMIT:
+                    self._twins.clear()
+                self._twins.update({vector_key(v): w for v, w in zip(vectors, twins, strict=True)})
+        return vectors
 
     def sparse(self) -> SparseLayers:
         """Return the BM25 layer indices, loaded on first use (dense-only runs never pay).

@@ -1,8 +1,11 @@
 """The cost meter: LLM calls, tokens, dollars, and wall time split into LLM / vector / embedding.
 
-`work_ms` is the run's own working time: the wall time spent inside its graph nodes, added
-once per node by the graph (not by the nodes). The time budget counts it instead of the
-clock, so a run resumed or forked from a checkpoint keeps the time it had left.
+`embedding_ms` is the time the run waited for query vectors: batches the helper process
+embedded ahead (tools.query_vectors) count only for what was still left when they were
+needed. `work_ms` is the run's own working time: the wall time spent inside its graph
+nodes, added once per node by the graph (not by the nodes). The time budget counts it
+instead of the clock, so a run resumed or forked from a checkpoint keeps the time it had
+left.
 """
 
 from __future__ import annotations

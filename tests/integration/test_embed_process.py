@@ -1,0 +1,89 @@
+"""The embedding helper process with the packaged model: same vectors, and failures survived."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import numpy as np
+import pytest
+from test_mean_pooling import TEXTS
+
+from tools.embed_process import EmbedProcess, EmbedProcessError
+from tools.embedders import DEFAULT_TEXT_EMBEDDER
+from tools.query_vectors import QueryVectors
+from tools.saved_encoder import query_embedder
+
+pytestmark = pytest.mark.integration
+START_S = 120.0
+
+
+def started(helper: EmbedProcess) -> EmbedProcess:
+    """Wait until the helper says it is ready (or has failed)."""
+    deadline = time.monotonic() + START_S
+    while not helper.usable() and not helper.failed:
+        assert time.monotonic() < deadline, "the helper did not start"
+        time.sleep(0.05)
+    return helper
+
+
+@pytest.fixture
+def helper():
+    embedder = query_embedder(DEFAULT_TEXT_EMBEDDER)
+    process = EmbedProcess(DEFAULT_TEXT_EMBEDDER, embedder.model_id, embedder.dim)
+    yield process
+    process.close()
+
+
+def test_the_helper_embeds_bit_for_bit_as_this_process(helper: EmbedProcess) -> None:
+    embedder = query_embedder(DEFAULT_TEXT_EMBEDDER)
+    assert started(helper).usable()
+    batches = [TEXTS[:1], TEXTS[:3], list(TEXTS), ["hired"] * 2]
+    tickets = [helper.send(batch) for batch in batches]  # all under way at once
+    for batch, ticket in reversed(list(zip(batches, tickets, strict=True))):  # any order
+        assert np.array_equal(helper.receive(ticket), embedder.embed(batch)), batch
+
+
+def test_a_batch_the_child_cannot_embed_is_answered_and_the_next_one_is_served(
+    helper: EmbedProcess,
+) -> None:
+    started(helper)
+    bad = helper.send([{"not": "text"}])  # type: ignore[list-item]
+    good = helper.send(["Warsaw"])
+    with pytest.raises(EmbedProcessError, match="Error"):
+        helper.receive(bad)
+    assert helper.receive(good).shape == (1, 384)
+
+
+def test_a_helper_that_dies_leaves_the_run_to_this_process(
+    helper: EmbedProcess, caplog: pytest.LogCaptureFixture
+) -> None:
+    embedder = query_embedder(DEFAULT_TEXT_EMBEDDER)
+    vectors = QueryVectors(started(helper))
+    vectors.prefetch(["the flag of Warsaw"])
+    assert helper._child is not None
+    helper._child.kill()  # mid-run: the batch it owes is lost with it
+    with caplog.at_level(logging.WARNING):
+        got = vectors.vectors(["the flag of Warsaw"], embedder.embed)
+    assert np.array_equal(got[0], embedder.embed(["the flag of Warsaw"])[0])
+    assert helper.failed and "stays in this process" in caplog.text
+
+
+def test_a_child_with_another_model_or_none_is_not_used(caplog: pytest.LogCaptureFixture) -> None:
+    embedder = query_embedder(DEFAULT_TEXT_EMBEDDER)
+    other = EmbedProcess(DEFAULT_TEXT_EMBEDDER, "st:another-model", embedder.dim)
+    missing = EmbedProcess("st:/nonexistent/model#int8", embedder.model_id, embedder.dim)
+    with caplog.at_level(logging.WARNING):
+        for process in (other, missing):
+            assert not started(process).usable() and process.failed
+            process.close()
+    assert "another model" in caplog.text and "exited with status" in caplog.text
+
+
+def test_many_batches_under_way_never_block_on_a_full_pipe(helper: EmbedProcess) -> None:
+    embedder = query_embedder(DEFAULT_TEXT_EMBEDDER)
+    started(helper)
+    texts = [f"page {i} of the filing" for i in range(60)]  # 90 KiB of answers in all
+    tickets = [helper.send([text]) for text in texts]
+    for text, ticket in reversed(list(zip(texts, tickets, strict=True))):
+        assert np.array_equal(helper.receive(ticket)[0], embedder.embed([text])[0])
