@@ -99,7 +99,10 @@ def bridge_of(
     tuning = context.tuning
     if tuning.bridge_hops < 1 or not success or step["strategy"]["doc_mode"] == "neighbors":
         return None
-    return bridge_subquery(index, question, step, tuning.bridge_lexical_weight, meter)
+    bridge = bridge_subquery(index, question, step, tuning.bridge_lexical_weight, meter)
+    if bridge:  # embedded while the anchor's links are followed: its hop comes after
+        index.prefetch_queries([bridge])
+    return bridge
 
 
 def judged_record(

@@ -80,11 +80,22 @@ def residual_fit(
     return result
 
 
-def embed_ahead(index: CorpusIndex, texts: Sequence[str], meter: CostMeter) -> None:
-    """Embed query texts in one batch ahead of their use (the index caches them for the run).
+def prefetch_plan(index: CorpusIndex, question: str, subqueries: Sequence[str]) -> None:
+    """Declare a plan's texts ahead of use: the hops' subqueries, then the reranker's facets.
 
-    One batched pass of a few short texts costs about what one text alone does, so the
-    planner embeds the plan's texts and the reranker its facets and chain residuals at once.
+    Two batches (`CorpusIndex.prefetch_queries`): the first hop waits only for its
+    subquery, and the clauses are embedded by the helper process while the hops run.
+    """
+    index.prefetch_queries(subqueries)
+    index.prefetch_queries(facets(question, subqueries))
+
+
+def embed_ahead(index: CorpusIndex, texts: Sequence[str], meter: CostMeter) -> None:
+    """Embed query texts ahead of their use (the index caches them for the run).
+
+    The texts not cached or declared (`prefetch_plan`) take one pass: a batched pass of a
+    few short texts costs about what one text alone does, so the reranker embeds its chain
+    residuals at once.
     """
     with meter.timed("embedding"):
         index.embed_queries(list(texts))
@@ -206,7 +217,7 @@ def chain_ranking(
 
     `tuning` (defaults if None) weighs chains and keeps `first_hop_slots` of the top k for the
     strongest first-step finds (`keep_first_hop`). Returns the ranking and each candidate's
-    single-component score; every query text is embedded first, in one batch.
+    single-component score; every query text is embedded first.
     """
     tuning, ids = tuning or FiFTuning(), list(candidates)
     facet_texts, pairs = facets(question, subqueries), chains(index, ids)

@@ -6,7 +6,7 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.fusion import embed_ahead, facets
+from nodes.fusion import prefetch_plan
 from nodes.guards import ungrounded
 from nodes.orchestrator import serialize_memory, serialize_subqueries
 from nodes.plan_heuristics import decompose, replan
@@ -89,8 +89,9 @@ def _initial_plan(
     state: FiFState, context: Context, index: CorpusIndex, meter: CostMeter
 ) -> PlannerUpdate:
     question = state["question"]
+    index.prefetch_queries([question])  # embedded while the question is decomposed
     if context.no_planner:
-        embed_ahead(index, facets(question, [question]), meter)
+        prefetch_plan(index, question, [question])
         return {
             "subqueries": _subqueries([question], 0, "initial"),
             "cost": meter.as_dict(),
@@ -108,7 +109,7 @@ def _initial_plan(
         [lambda tasks: ungrounded(tasks, [question])],
     )
     tasks = decided.value[: context.max_subqueries]
-    embed_ahead(index, facets(question, tasks), meter)  # the hops' subqueries, the facets
+    prefetch_plan(index, question, tasks)
     return {
         "subqueries": _subqueries(tasks, 0, "initial"),
         "cost": meter.as_dict(),

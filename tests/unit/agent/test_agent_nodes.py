@@ -53,8 +53,9 @@ def test_planner_splits_only_comparisons_of_named_entities(
         assert (item["status"], item["answer"], item["origin"]) == ("unknown", None, "initial")
 
 
-def test_the_plan_is_embedded_ahead_in_one_batch(mini_index: Path, monkeypatch) -> None:
-    """The hops' subqueries and the reranker's facets cost one embedding pass, at the planner."""
+def test_the_plan_is_declared_ahead_and_embedded_as_declared(mini_index: Path, monkeypatch) -> None:
+    """The planner declares the question, the hops' subqueries and the reranker's facets as
+    batches; without a helper process each is embedded whole when first needed."""
     index = open_index(mini_index)  # the shared index the nodes open
     index.forget_queries()
     batches: list[list[str]] = []
@@ -64,10 +65,15 @@ def test_the_plan_is_embedded_ahead_in_one_batch(mini_index: Path, monkeypatch) 
     )
     question = "Is Warsaw older than Paris, and which river runs through each?"
     update = planner({"question": question}, runtime(mini_index))
-    texts = facets(question, [s["text"] for s in update["subqueries"]])
-    assert len(texts) > 1 and batches == [texts]
-    index.embed_queries(texts)  # the traverser's and the reranker's lookups: all cached
-    assert len(batches) == 1
+    assert batches == []  # declared, not embedded: the hash embedder has no helper
+    subqueries = [s["text"] for s in update["subqueries"]]
+    texts = facets(question, subqueries)
+    index.embed_query(subqueries[0])  # the first hop
+    assert batches == [[question]]
+    index.embed_queries(texts)  # the reranker: the rest of the declared batches
+    others = [s for s in subqueries if s != question]
+    clauses = [t for t in texts if t != question and t not in subqueries]
+    assert len(clauses) > 1 and batches == [[question], *([others] if others else []), clauses]
 
 
 def test_replanning_appends_new_subqueries_only(mini_index: Path) -> None:

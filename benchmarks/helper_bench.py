@@ -1,0 +1,85 @@
+"""FiF with and without the embedding helper process, side by side with dense, in one process.
+
+Usage:
+  python benchmarks/helper_bench.py BUNDLE --index DIR [--limit N]
+
+Each question runs three ways in a rotating order, on a worker thread as `fif eval` runs
+them, with the query cache emptied before each: dense (one subcomponent search), FiF with
+its query texts all embedded in this process, and FiF with the helper embedding the
+declared batches ahead (tools.embed_process). Prints p50 / p95 latency, the ratios to dense,
+and how many FiF rankings differ between the two (none should: a declared batch gives the
+same vectors wherever it is embedded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from graph_agent.api import ask
+from state.context import Context
+from tools.corpus_index import open_index
+from tools.cost import CostMeter
+from tools.search import dense_search
+
+WAYS = ("dense", "fif, in-process", "fif, helper")
+START_S = 120.0
+
+
+def main() -> None:
+    """Time the three ways on every question of the bundle and print the comparison."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bundle", type=Path)
+    parser.add_argument("--index", type=Path, required=True)
+    parser.add_argument("--limit", type=int, default=200)
+    args = parser.parse_args()
+    lines = (args.bundle / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+    questions = [json.loads(line)["question"] for line in lines if line.strip()][: args.limit]
+    index, context = open_index(args.index), Context(index_dir=str(args.index))
+    helper = index._queries.helper
+    if helper is None:
+        raise SystemExit("no helper for this index's embedder (or FIF_EMBED_HELPER=0)")
+    deadline = time.monotonic() + START_S
+    while not helper.usable():
+        if helper.failed or time.monotonic() > deadline:
+            raise SystemExit("the helper process did not start")
+        time.sleep(0.1)
+
+    def once(way: str, question: str) -> tuple[float, list[str]]:
+        index.forget_queries()
+        index._queries.helper = helper if way == "fif, helper" else None
+        started = time.perf_counter()
+        if way == "dense":
+            dense_search(index, question, "subcomponent", 10, CostMeter(), mode="dense")
+            return (time.perf_counter() - started) * 1000.0, []
+        ranking = [entry["component_id"] for entry in ask(question, context).ranking]
+        return (time.perf_counter() - started) * 1000.0, ranking
+
+    worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="eval")
+    for question in questions[:10]:  # warm-up
+        for way in WAYS:
+            worker.submit(once, way, question).result()
+    latency: dict[str, list[float]] = {way: [] for way in WAYS}
+    rankings: dict[str, list[list[str]]] = {way: [] for way in WAYS}
+    for i, question in enumerate(questions):
+        for way in WAYS[i % 3 :] + WAYS[: i % 3]:
+            ms, ranking = worker.submit(once, way, question).result()
+            latency[way].append(ms)
+            rankings[way].append(ranking)
+    index._queries.helper = helper
+    base = np.percentile(latency["dense"], [50, 95])
+    print(f"{len(questions)} questions of {args.bundle.name}; ms (p50 / p95), x dense")
+    for way in WAYS:
+        p50, p95 = np.percentile(latency[way], [50, 95])
+        print(f"  {way:16s} {p50:6.1f} / {p95:6.1f}   {p50 / base[0]:.2f}x / {p95 / base[1]:.2f}x")
+    differ = sum(a != b for a, b in zip(*(rankings[w] for w in WAYS[1:]), strict=True))
+    print(f"  FiF rankings that differ with the helper: {differ} of {len(questions)}")
+
+
+if __name__ == "__main__":
+    main()
