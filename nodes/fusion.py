@@ -70,7 +70,7 @@ def residual_fit(
     by_source: dict[str, list[str]] = {}
     for source, target in pairs:
         by_source.setdefault(source, []).append(target)
-    with meter.timed("embedding"):  # one batch: a call per source costs more than the work
+    with meter.timed("embedding"):  # chain_ranking declared them as one batch
         vectors = index.embed_queries([residuals[source] for source in by_source])
     result: dict[tuple[str, str], float] = {}
     for (source, targets), vector in zip(by_source.items(), vectors, strict=True):
@@ -88,17 +88,6 @@ def prefetch_plan(index: CorpusIndex, question: str, subqueries: Sequence[str]) 
     """
     index.prefetch_queries(subqueries)
     index.prefetch_queries(facets(question, subqueries))
-
-
-def embed_ahead(index: CorpusIndex, texts: Sequence[str], meter: CostMeter) -> None:
-    """Embed query texts ahead of their use (the index caches them for the run).
-
-    The texts not cached or declared (`prefetch_plan`) take one pass: a batched pass of a
-    few short texts costs about what one text alone does, so the reranker embeds its chain
-    residuals at once.
-    """
-    with meter.timed("embedding"):
-        index.embed_queries(list(texts))
 
 
 def source_terms(index: CorpusIndex, pairs: Sequence[tuple[str, str]]) -> dict[str, set[str]]:
@@ -217,13 +206,15 @@ def chain_ranking(
 
     `tuning` (defaults if None) weighs chains and keeps `first_hop_slots` of the top k for the
     strongest first-step finds (`keep_first_hop`). Returns the ranking and each candidate's
-    single-component score; every query text is embedded first.
+    single-component score. The query texts not embedded yet (the chains' residual
+    questions) are declared as one batch first, which the helper process embeds while the
+    facet profiles are built.
     """
     tuning, ids = tuning or FiFTuning(), list(candidates)
     facet_texts, pairs = facets(question, subqueries), chains(index, ids)
     covered = source_terms(index, pairs)  # the chains' sources' terms, gathered once
     residuals = residual_queries(question, covered)
-    embed_ahead(index, [*facet_texts, *residuals.values()], meter)
+    index.prefetch_queries([*facet_texts, *residuals.values()])
     matrix = reranker_profiles(index, facet_texts, ids, meter, tuning)
     position = {node: i for i, node in enumerate(ids)}
     single = item_scores(matrix)
