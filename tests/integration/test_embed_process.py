@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import logging
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 from test_mean_pooling import TEXTS
 
+from evals.datasets.questions import EvalExample
+from graph_agent.api import ask
+from state.context import Context
+from tools.corpus_index import open_index
 from tools.embed_process import EmbedProcess, EmbedProcessError
 from tools.embedders import DEFAULT_TEXT_EMBEDDER
 from tools.query_vectors import QueryVectors
@@ -87,3 +92,27 @@ def test_many_batches_under_way_never_block_on_a_full_pipe(helper: EmbedProcess)
     tickets = [helper.send([text]) for text in texts]
     for text, ticket in reversed(list(zip(texts, tickets, strict=True))):
         assert np.array_equal(helper.receive(ticket)[0], embedder.embed([text])[0])
+
+
+def test_fif_ranks_the_same_with_the_helper_as_without(
+    sample_index: Path, sample_examples: tuple[EvalExample, ...]
+) -> None:
+    index = open_index(sample_index)
+    helper = index._queries.helper
+    assert helper is not None
+    index.prefetch_queries(["start the helper"])
+    assert started(helper).usable()
+    context = Context(index_dir=str(sample_index))
+    sent = helper._next_ticket
+    try:
+        for example in sample_examples[:6]:
+            index.forget_queries()
+            with_helper = ask(example.question, context).ranking
+            index._queries.helper = None
+            index.forget_queries()
+            alone = ask(example.question, context).ranking
+            index._queries.helper = helper
+            assert with_helper == alone, example.question
+    finally:
+        index._queries.helper = helper
+    assert helper._next_ticket - sent >= 12  # the question and its facets, at least
