@@ -8,8 +8,10 @@ from langgraph.runtime import Runtime
 
 from nodes.bridge import bridge_subquery
 from nodes.guards import unsupported_answer
+from nodes.hop import hop_residual
 from nodes.judging import Verdict, chain_coverage, judge_offline, judge_with_llm
 from nodes.reasoning import Decided, decide, fallbacks_of
+from nodes.traversal import step_region
 from state.context import Context
 from state.fif_state import FiFState, StepRecord, Subquery
 from tools.component_terms import full_text
@@ -55,6 +57,7 @@ def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
         [lambda verdict: verdict_refusal(index, verdict, step, list(state.get("history", [])))],
     )
     verdict: Verdict = decided.value
+    declare_hop_residual(index, step)
     bridge = bridge_of(index, state["question"], step, verdict.success, context, meter)
     record = judged_record(step, verdict, decided, meter)
     if bridge:
@@ -85,6 +88,17 @@ def verdict_refusal(
         if problem:
             return f"subquery {update['index']}: {problem}"
     return None
+
+
+def declare_hop_residual(index: CorpusIndex, step: StepRecord) -> None:
+    """Declare the residual question of a link hop anchored at a global step, ahead of use.
+
+    The orchestrator usually follows a global step's links next; declared before the
+    bridge subquery, whose hop comes after, the helper process embeds it first.
+    """
+    if step["strategy"]["doc_mode"] != "neighbors":
+        components = step_region(step).components(index)
+        index.prefetch_queries([hop_residual(index, step["subquery"], components)])
 
 
 def bridge_of(

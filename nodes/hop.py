@@ -76,10 +76,15 @@ def link_hop(
     top = max(score.values())
     via = {doc: max(found, key=lambda s: score[s]) for doc, found in linked.items()}
     prior = {doc: tuning.link_prior * (score[source] - top) for doc, source in via.items()}
-    residual = residual_text(subquery, covered_terms(index, components))
+    residual = hop_residual(index, subquery, components)
     with meter.timed("embedding"):
         residual_vector = index.embed_query(residual)
     return LinkHop(via, prior, residual_vector)
+
+
+def hop_residual(index: CorpusIndex, subquery: str, components: Sequence[str]) -> str:
+    """Return what a link hop from these anchor components asks of the pages they link to."""
+    return residual_text(subquery, covered_terms(index, components))
 
 
 def linking_scores(

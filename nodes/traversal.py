@@ -52,12 +52,20 @@ class Region:
     docs: list[str]
     sources: list[str]
 
+    def components(self, index: CorpusIndex) -> list[str]:
+        """Return the sources that are components (a link hop's anchor components)."""
+        return [n for n in self.sources if index.graph.node(n).layer == 1]
+
 
 def anchor_region(history: Sequence[StepRecord], anchor: int | None) -> Region | None:
     """Return the documents and evidence nodes of an anchor step (None without an anchor)."""
     if anchor is None:
         return None
-    record = history[anchor]
+    return step_region(history[anchor])
+
+
+def step_region(record: StepRecord) -> Region:
+    """Return the documents and evidence nodes of a step, as an anchor for a later hop."""
     docs = list(dict.fromkeys(c["doc_id"] for c in record["components"]))
     sources = [c["id"] for c in record["components"]]
     sources += [c["evidence"] for c in record["components"] if c.get("evidence")]
@@ -78,7 +86,7 @@ def document_stage(
     if strategy["doc_mode"] == "neighbors":
         if region is None:
             return [], None
-        components = [n for n in region.sources if index.graph.node(n).layer == 1]
+        components = region.components(index)
         hop = link_hop(index, subquery, query, components, region.docs, meter, tuning)
         if hop is None:
             return [], None
