@@ -96,7 +96,7 @@ def declare_hop_residual(index: CorpusIndex, step: StepRecord) -> None:
     The orchestrator usually follows a global step's links next; declared before the
     bridge subquery, whose hop comes after, the helper process embeds it first.
     """
-    if step["strategy"]["doc_mode"] != "neighbors":
+    if step["components"] and step["strategy"]["doc_mode"] != "neighbors":
         components = step_region(step).components(index)
         index.prefetch_queries([hop_residual(index, step["subquery"], components)])
 
