@@ -96,7 +96,6 @@ class EmbedProcess:
         """Row counts of the batches sent and not yet received, oldest first."""
         self._received: dict[int, np.ndarray] = {}
         self._next_ticket = 0
-        self._first_unread = 0
 
     def usable(self) -> bool:
         """Tell whether the child is ready; start it on the first call (never blocks)."""
@@ -155,10 +154,9 @@ class EmbedProcess:
     def _read_oldest(self) -> None:
         child = self._alive()
         assert child.stdout is not None
+        ticket = self._next_ticket - len(self._sent)  # the oldest batch not yet read
         rows = self._sent.popleft()
         kind, payload = read_frame(child.stdout)
-        ticket = self._first_unread
-        self._first_unread += 1
         if kind == VECTORS and len(payload) == rows * self.dim * 4:
             self._received[ticket] = np.frombuffer(payload, dtype=np.float32).reshape(rows, -1)
         elif kind == FAILED:
