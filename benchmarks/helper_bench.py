@@ -41,7 +41,7 @@ def main() -> None:
     lines = (args.bundle / "questions.jsonl").read_text(encoding="utf-8").splitlines()
     questions = [json.loads(line)["question"] for line in lines if line.strip()][: args.limit]
     index, context = open_index(args.index), Context(index_dir=str(args.index))
-    helper = index._queries.helper
+    helper = index.queries.helper
     if helper is None:
         raise SystemExit("no helper for this index's embedder (or FIF_EMBED_HELPER=0)")
     deadline = time.monotonic() + START_S
@@ -52,7 +52,7 @@ def main() -> None:
 
     def once(way: str, question: str) -> tuple[float, list[str]]:
         index.forget_queries()
-        index._queries.helper = helper if way == "fif, helper" else None
+        index.queries.helper = helper if way == "fif, helper" else None
         started = time.perf_counter()
         if way == "dense":
             dense_search(index, question, "subcomponent", 10, CostMeter(), mode="dense")
@@ -71,7 +71,7 @@ def main() -> None:
             ms, ranking = worker.submit(once, way, question).result()
             latency[way].append(ms)
             rankings[way].append(ranking)
-    index._queries.helper = helper
+    index.queries.helper = helper
     base = np.percentile(latency["dense"], [50, 95])
     print(f"{len(questions)} questions of {args.bundle.name}; ms (p50 / p95), x dense")
     for way in WAYS:

@@ -50,8 +50,9 @@ class CorpusIndex:
     cache: VectorCache
     scope: frozenset[str] | None = None
     """Only these documents are searched (None: all); see `scoped` and `within`."""
-    _queries: QueryVectors = field(default_factory=QueryVectors, repr=False)
-    """Text query vectors (tools.query_vectors), shared with scoped views."""
+    queries: QueryVectors = field(default_factory=QueryVectors, repr=False)
+    """Text query vectors and their helper process (tools.query_vectors), shared with scoped
+    views; `queries.helper = None` embeds in-process only."""
     _twins: dict[bytes, np.ndarray] = field(default_factory=dict, repr=False)
     """Text-space query vector (its bytes) -> the same query in the image space."""
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -90,7 +91,7 @@ class CorpusIndex:
         spec = manifest.text_embedder.spec
         helper = None if image else embed_helper(spec, text.model_id, text.dim)
         queries = QueryVectors(helper)
-        return cls(index_dir, manifest, graph, layers, text, image, cache, _queries=queries)
+        return cls(index_dir, manifest, graph, layers, text, image, cache, queries=queries)
 
     def scoped(self, doc_ids: Sequence[str] | None) -> CorpusIndex:
         """Return a view of this index whose searches stay inside `doc_ids` (None: all).
@@ -136,11 +137,11 @@ class CorpusIndex:
 
     def embed_queries(self, texts: list[str]) -> list[np.ndarray]:
         """Embed several text queries in one batch, reusing cached and prefetched ones."""
-        return self._queries.vectors(texts, self._embed_texts)
+        return self.queries.vectors(texts, self._embed_texts)
 
     def prefetch_queries(self, texts: Sequence[str]) -> None:
         """Declare a batch of text queries needed later (`tools.query_vectors`)."""
-        self._queries.prefetch(texts)
+        self.queries.prefetch(texts)
 
     def forget_queries(self) -> None:
         """Drop cached query vectors, so the next question pays for its own embeddings.
@@ -148,7 +149,7 @@ class CorpusIndex:
         The evaluation runner calls this before each (question, system) pair: a system must
         not look faster because another one embedded the same question first.
         """
-        self._queries.forget()
+        self.queries.forget()
 
     def _embed_texts(self, texts: list[str]) -> list[np.ndarray]:
         """Embed text queries; with image scoring, also keep their image-space twins."""

@@ -98,7 +98,7 @@ def test_fif_ranks_the_same_with_the_helper_as_without(
     sample_index: Path, sample_examples: tuple[EvalExample, ...]
 ) -> None:
     index = open_index(sample_index)
-    helper = index._queries.helper
+    helper = index.queries.helper
     assert helper is not None
     index.prefetch_queries(["start the helper"])
     assert started(helper).usable()
@@ -108,11 +108,11 @@ def test_fif_ranks_the_same_with_the_helper_as_without(
         for example in sample_examples[:6]:
             index.forget_queries()
             with_helper = ask(example.question, context).ranking
-            index._queries.helper = None
+            index.queries.helper = None
             index.forget_queries()
             alone = ask(example.question, context).ranking
-            index._queries.helper = helper
+            index.queries.helper = helper
             assert with_helper == alone, example.question
     finally:
-        index._queries.helper = helper
+        index.queries.helper = helper
     assert helper._next_ticket - sent >= 12  # the question and its facets, at least

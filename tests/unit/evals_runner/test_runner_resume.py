@@ -144,7 +144,7 @@ def test_each_pair_pays_for_its_own_query_embeddings(
             self.name = name
 
         def retrieve(self, example, want_answer: bool) -> SystemOutput:
-            seen_cached.append(index._queries.cached(example.question))
+            seen_cached.append(index.queries.cached(example.question))
             index.embed_query(example.question)
             return SystemOutput([], None, {}, 1.0)
 
