@@ -56,6 +56,7 @@ def create_app(settings: ServeSettings) -> FastAPI:
         for spec in settings.indices:
             index = open_index(spec.path)
             index.embed_query("warm up the embedder")  # the model loads now, not on a query
+            index.queries.start_helper()  # and FiF's embedding helper loads beside it
             indices[spec.name] = ServedIndex(spec.name, spec.path, index)
             logger.info("serving %s as %r", spec.path, spec.name)
         app.state.served = Served(settings, indices)

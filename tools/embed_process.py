@@ -24,6 +24,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 import weakref
 from collections import deque
 from functools import lru_cache
@@ -39,6 +40,8 @@ HEADER = struct.Struct("!Ic")
 MAX_UNREAD_BYTES = 32 * 1024
 """Answers the child may owe before the parent reads some back (half a Linux pipe): beyond
 this the parent reads before it sends, so the two never wait on each other's full pipe."""
+READY_POLL_S = 0.02
+"""How often `wait_ready` looks whether the child has loaded its encoder."""
 
 
 class EmbedProcessError(RuntimeError):
@@ -110,6 +113,15 @@ class EmbedProcess:
             except (OSError, EmbedProcessError, ValueError) as err:
                 self.fail(f"did not start: {err}")
             return self._ready
+
+    def wait_ready(self, timeout_s: float) -> bool:
+        """Start the child if need be and wait up to `timeout_s` for it; tell whether it is up."""
+        deadline = time.monotonic() + timeout_s
+        while not self.usable():
+            if self.failed or time.monotonic() >= deadline:
+                return False
+            time.sleep(READY_POLL_S)
+        return True
 
     def send(self, texts: list[str]) -> int:
         """Send one batch; return its ticket for `receive`."""

@@ -60,6 +60,13 @@ class QueryVectors:
         """Text -> the batch it was declared in (shared by the batch's texts)."""
         self._lock = threading.Lock()
 
+    def start_helper(self, wait_s: float = 0.0) -> bool:
+        """Start the helper now, not at the first declaration; tell whether it is up.
+
+        Waits up to `wait_s` for it to load. False without a helper, or once it failed.
+        """
+        return self.helper is not None and self.helper.wait_ready(wait_s)
+
     def prefetch(self, texts: Sequence[str]) -> None:
         """Declare a batch of the texts neither cached nor declared; send it if the helper is up."""
         with self._lock:

@@ -9,8 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from tools import query_vectors
-from tools.embed_process import EmbedProcessError
+from tools import embed_process, query_vectors
+from tools.embed_process import EmbedProcess, EmbedProcessError
 from tools.query_vectors import QueryVectors
 
 
@@ -191,3 +191,18 @@ def test_a_declared_batch_whose_pass_fails_is_embedded_by_the_next_run() -> None
     with pytest.raises(RuntimeError, match="fell over"):
         vectors.vectors(["a"], broken)
     assert vectors.vectors(["bb"], batch_embed)[0].tolist() == [2, 1]  # alone now
+
+
+def test_start_helper_waits_for_a_loading_helper_and_not_for_a_failed_one(monkeypatch) -> None:
+    process = EmbedProcess("st:some-model", "some-model", 4)
+    loading = iter([False, False, True])  # usable() starts the child, then polls it
+    monkeypatch.setattr(process, "usable", lambda: next(loading))
+    monkeypatch.setattr(embed_process, "READY_POLL_S", 0.0)
+    assert QueryVectors(process).start_helper(wait_s=5.0)
+    monkeypatch.setattr(process, "usable", lambda: False)
+    assert not QueryVectors(process).start_helper(wait_s=0.0)  # still loading: no wait
+    process.failed = True
+    started = time.monotonic()
+    assert not QueryVectors(process).start_helper(wait_s=5.0)  # failed: no wait either
+    assert time.monotonic() - started < 1.0
+    assert not QueryVectors(None).start_helper(wait_s=5.0)
