@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -28,6 +28,7 @@ from evals.datasets.questions import EvalExample, QuestionProblem, load_question
 from evals.results_log import KEY_FIELD, RESULTS_FILE, Key, ResultsLog
 from evals.run_config import RUN_CONFIG_FILE, write_run_config
 from evals.run_key import RunKey, manifest_hash, run_key
+from evals.shared_index import SharedIndex, shared_index
 from evals.systems import RunConfig, System, make_system
 from evals.traces import compact_trace
 from state.context import Backend
@@ -122,7 +123,7 @@ def run(
     skipped = len(pairs) - len(pending)
     logger.info("%d pairs to run, %d already done in %s", len(pending), skipped, out_dir)
     traces = ResultsLog(out_dir / TRACES_FILE)
-    job = _Job(systems, keys, log, traces, answer, _forget_queries(config), _page_ranking(config))
+    job = _Job(systems, keys, log, traces, answer, shared_index(config, systems.values()))
     errors = _execute(pending, job, workers, progress)
     counts = (len(pending), skipped, errors, dict(discarded))
     config_path = out_dir / RUN_CONFIG_FILE
@@ -210,20 +211,6 @@ def _load(
     return examples, loaded.problems
 
 
-def _page_ranking(config: RunConfig) -> Callable[[Sequence[str]], list[str]]:
-    """Return what maps a component ranking to the pages it covers (LayeredGraph.page_ranking)."""
-    from tools.corpus_index import open_index
-
-    return open_index(config.index_dir, config.chroma_url).graph.page_ranking
-
-
-def _forget_queries(config: RunConfig) -> Callable[[], None]:
-    """Return what empties the shared index's query cache: no system reuses another's work."""
-    from tools.corpus_index import open_index
-
-    return open_index(config.index_dir, config.chroma_url).forget_queries
-
-
 @dataclass(frozen=True)
 class _Job:
     """What every pair of one run shares: systems, their keys, the output files, options."""
@@ -233,10 +220,7 @@ class _Job:
     log: ResultsLog
     traces: ResultsLog
     answer: bool
-    fresh: Callable[[], None]
-    """Empties the query-embedding cache before each pair, so each pays for its own."""
-    pages: Callable[[Sequence[str]], list[str]]
-    """Turns a component ranking into its page ranking ("DOC#PAGE", first occurrence kept)."""
+    index: SharedIndex
 
 
 def _execute(
@@ -244,6 +228,8 @@ def _execute(
 ) -> int:
     """Run the pending pairs on a thread pool, appending each result as it finishes."""
     errors = 0
+    if pending:
+        job.index.start_helper()
     bar = tqdm(total=len(pending), disable=not progress, unit="q", desc="eval", leave=False)
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="eval")
     try:
@@ -264,7 +250,7 @@ def _one(job: _Job, example: EvalExample, name: str) -> bool:
     """Run one pair and append its line (trace first); return False if the system raised."""
     key = job.keys[name].as_dict()
     record: dict[str, Any] = {"qid": example.qid, "system": name, KEY_FIELD: key}
-    job.fresh()
+    job.index.forget_queries()
     try:
         output = job.systems[name].retrieve(example, job.answer)
     except _FATAL:
@@ -286,7 +272,7 @@ def _one(job: _Job, example: EvalExample, name: str) -> bool:
         job.traces.append({**trace, "trace": compact_trace(output.trace)}, replace=True)
     record.update(
         ranking=list(output.ranking),
-        pages=job.pages(output.ranking),
+        pages=job.index.pages(output.ranking),
         latency_ms=round(output.latency_ms, 3),
         cost=output.cost,
     )

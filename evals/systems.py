@@ -28,9 +28,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-HELPER_WAIT_S = 60.0
-"""How long a FiF system waits at setup for the query-embedding helper (tools.embed_process)
-to load; past it the run starts and uses the helper once it is up."""
 COST_KEYS: tuple[str, ...] = tuple(CostMeter().as_dict())
 """The cost fields every result line carries (llm_calls, tokens, usd, *_ms, fallbacks)."""
 
@@ -166,16 +163,16 @@ class DenseSystem:
         return SystemOutput(ranking, answer, full_cost(meter.as_dict()), latency)
 
 
+@dataclass
 class GraphSystem:
     """A LangGraph system (FiF, an ablation, LILaC, IRCoT) called through its `ask` function."""
 
-    def __init__(
-        self, name: str, ask: Callable[..., Any], context: Context, config: RunConfig
-    ) -> None:
-        self.name = name
-        self.ask = ask
-        self.context = context
-        self.config = config
+    name: str
+    ask: Callable[..., Any]
+    context: Context
+    config: RunConfig
+    declares_queries: bool = False
+    """Whether its runs declare query texts ahead to the embedding helper (FiF's do)."""
 
     def retrieve(self, example: EvalExample, want_answer: bool) -> SystemOutput:
         """Run the graph once on a fresh thread (no checkpointer) and keep its ranking."""
@@ -195,14 +192,10 @@ def _single_shot(mode: SearchMode, config: RunConfig) -> System:
 
 def _fif(name: str, config: RunConfig) -> System:
     from graph_agent.api import ask
-    from tools.corpus_index import open_index
 
-    # FiF declares query texts ahead to the embedding helper: load it now, like the encoder,
-    # so the first questions are timed as warm as the rest (a helper that fails is logged)
-    open_index(config.index_dir, config.chroma_url).queries.start_helper(HELPER_WAIT_S)
     switch = ABLATIONS.get(name)
     context = make_context(config, **({switch: True} if switch else VARIANTS.get(name, {})))
-    return GraphSystem(name, ask, context, config)
+    return GraphSystem(name, ask, context, config, declares_queries=True)
 
 
 def _lilac(config: RunConfig) -> System:

@@ -7,6 +7,7 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 
 from nodes.bridge import bridge_subquery
+from nodes.chain_evidence import prefetch_chain_residuals
 from nodes.guards import unsupported_answer
 from nodes.hop import hop_residual
 from nodes.judging import Verdict, chain_coverage, judge_offline, judge_with_llm
@@ -59,6 +60,7 @@ def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
     verdict: Verdict = decided.value
     declare_hop_residual(index, step)
     bridge = bridge_of(index, state["question"], step, verdict.success, context, meter)
+    prefetch_chain_residuals(index, state["question"], list(state.get("candidates", {})))
     record = judged_record(step, verdict, decided, meter)
     if bridge:
         record["bridge"] = bridge

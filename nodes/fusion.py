@@ -5,9 +5,12 @@ facet (their words' BM25 match among the candidates, `with_lexical_facet`). Ever
 component c gets a profile p_c[f] = max over c and its subcomponents of sim(f, ·). A
 single component scores Σ_f p_c[f]; a chain (s, c) — a candidate s whose evidence links
 to the document of candidate c — scores Σ_f max(p_s[f], p_c[f]), so a table row and the
-passage it points at are rewarded for covering different facets together. A chain that
-adds nothing to its source (one-sided) is dropped. Units are ranked by score and flattened
-source first, so each hop's target follows the component that led to it.
+passage it points at are rewarded for covering different facets together, plus the
+evidence of its link (nodes.chain_evidence: the linking row's trail behind the best row,
+the target's fit to what the source leaves of the question, and from a table the fit of
+the row's other links). A chain that adds nothing to its source (one-sided) is dropped.
+Units are ranked by score and flattened source first, so each hop's target follows the
+component that led to it.
 """
 
 from __future__ import annotations
@@ -16,15 +19,13 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from nodes.hop import lexical_scores, linking_scores, node_similarities, residual_text
-from nodes.lexical import covered_share, covered_terms, lexical_bm25
+from nodes.chain_evidence import chains, link_evidence, residual_queries, source_terms
+from nodes.lexical import lexical_bm25
 from nodes.lilac.heuristics import merge_to_limit, split_clauses
-from nodes.traversal import component_scores
 from state.fif_state import Candidate, Ranked, ranked_entry
 from state.tuning import FiFTuning
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
-from tools.graph_nav import outgoing_links
 from tools.late_interaction import facet_profiles, item_scores, joint_scores
 
 MAX_FACETS = 6
@@ -40,46 +41,6 @@ def facets(question: str, subqueries: Sequence[str]) -> list[str]:
     return list(dict.fromkeys([question, *parts, *subqueries]))[:MAX_FACETS]
 
 
-def chains(index: CorpusIndex, ids: Sequence[str]) -> list[tuple[str, str]]:
-    """Return (source, target) candidate pairs where the source or its parts link to the target."""
-    by_doc: dict[str, list[str]] = {}
-    for node in ids:
-        by_doc.setdefault(index.graph.node(node).doc_id, []).append(node)
-    pairs = []
-    for source in ids:
-        linked = set(outgoing_links(index.graph, source))
-        for sub in index.graph.children(source):
-            linked.update(outgoing_links(index.graph, sub))
-        pairs += [(source, target) for doc in linked for target in by_doc.get(doc, ())]
-    return pairs
-
-
-def residual_fit(
-    index: CorpusIndex,
-    question: str,
-    pairs: Sequence[tuple[str, str]],
-    covered: Mapping[str, set[str]],
-    residuals: Mapping[str, str],
-    meter: CostMeter,
-) -> dict[tuple[str, str], float]:
-    """Return, per chain, how well the target fits what the source leaves of the question.
-
-    `covered` holds each source's terms (`source_terms`), `residuals` what it leaves of
-    the question (`residual_queries`).
-    """
-    by_source: dict[str, list[str]] = {}
-    for source, target in pairs:
-        by_source.setdefault(source, []).append(target)
-    with meter.timed("embedding"):  # chain_ranking declared them as one batch
-        vectors = index.embed_queries([residuals[source] for source in by_source])
-    result: dict[tuple[str, str], float] = {}
-    for (source, targets), vector in zip(by_source.items(), vectors, strict=True):
-        weight = covered_share(question, covered[source])  # a residual is as sharp as its source
-        for target, (value, _) in component_scores(index, vector, targets, meter).items():
-            result[(source, target)] = weight * value
-    return result
-
-
 def prefetch_plan(index: CorpusIndex, question: str, subqueries: Sequence[str]) -> None:
     """Declare a plan's texts ahead of use: the hops' subqueries, then the reranker's facets.
 
@@ -88,54 +49,6 @@ def prefetch_plan(index: CorpusIndex, question: str, subqueries: Sequence[str]) 
     """
     index.prefetch_queries(subqueries)
     index.prefetch_queries(facets(question, subqueries))
-
-
-def source_terms(index: CorpusIndex, pairs: Sequence[tuple[str, str]]) -> dict[str, set[str]]:
-    """Return the terms of each chain source's full text, in the sources' first order."""
-    sources = dict.fromkeys(s for s, _ in pairs)
-    return {source: covered_terms(index, [source]) for source in sources}
-
-
-def residual_queries(question: str, covered: Mapping[str, set[str]]) -> dict[str, str]:
-    """Return, per source, what its terms leave of the question."""
-    return {source: residual_text(question, terms) for source, terms in covered.items()}
-
-
-def path_penalties(
-    index: CorpusIndex,
-    question: str,
-    candidates: Mapping[str, Candidate],
-    meter: CostMeter,
-    lexical_weight: float,
-) -> dict[tuple[str, str], float]:
-    """Return, per (source, target) reached by a hop, how far its linking node trails.
-
-    The value is 0 when the link left the source component's best-matching row or
-    sentence and negative otherwise.
-    """
-    reached: dict[str, list[tuple[str, str]]] = {}
-    for node, candidate in candidates.items():
-        via = candidate.get("via")
-        if via:
-            view = index.graph.node(via)
-            owner = via if view.layer == 1 else str(view.attrs["component_id"])
-            reached.setdefault(owner, []).append((node, via))
-    if not reached:
-        return {}
-    with meter.timed("embedding"):
-        vector = index.embed_query(question)
-    penalties: dict[tuple[str, str], float] = {}
-    for owner, pairs in reached.items():
-        linking = [
-            n for n in [owner, *index.graph.children(owner)] if outgoing_links(index.graph, n)
-        ]
-        sims = node_similarities(index, vector, linking, meter)
-        lexical = lexical_scores(index, question, linking)
-        score = linking_scores(sims, lexical, lexical_weight)
-        top = max(score.values(), default=0.0)
-        for node, via in pairs:
-            penalties[(owner, node)] = score.get(via, top) - top
-    return penalties
 
 
 def keep_first_hop(
@@ -206,14 +119,13 @@ def chain_ranking(
 
     `tuning` (defaults if None) weighs chains and keeps `first_hop_slots` of the top k for the
     strongest first-step finds (`keep_first_hop`). Returns the ranking and each candidate's
-    single-component score. The query texts not embedded yet (the chains' residual
-    questions) are declared as one batch first, which the helper process embeds while the
-    facet profiles are built.
+    single-component score. The evaluator declared the chains' residual questions after
+    each step; any query text still undeclared is declared before the facet profiles are
+    built, so the helper process embeds it meanwhile.
     """
     tuning, ids = tuning or FiFTuning(), list(candidates)
     facet_texts, pairs = facets(question, subqueries), chains(index, ids)
-    covered = source_terms(index, pairs)  # the chains' sources' terms, gathered once
-    residuals = residual_queries(question, covered)
+    residuals = residual_queries(question, source_terms(index, pairs))
     index.prefetch_queries([*facet_texts, *residuals.values()])
     matrix = reranker_profiles(index, facet_texts, ids, meter, tuning)
     position = {node: i for i, node in enumerate(ids)}
@@ -221,15 +133,12 @@ def chain_ranking(
     units: list[tuple[float, tuple[str, ...]]] = [
         (float(single[i]), (node,)) for i, node in enumerate(ids)
     ]
-    penalty = path_penalties(index, question, candidates, meter, tuning.lexical_weight)
-    rest = residual_fit(index, question, pairs, covered, residuals, meter)
+    evidence = link_evidence(index, question, candidates, pairs, residuals, meter, tuning)
     sources = np.array([position[source] for source, _ in pairs], dtype=np.int64)
     targets = np.array([position[target] for _, target in pairs], dtype=np.int64)
     joint = joint_scores(matrix, sources, targets)
     for (source, target), s, t, together in zip(pairs, sources, targets, joint, strict=True):
-        score = float(together)
-        score += tuning.path_weight * penalty.get((source, target), 0.0)
-        score += tuning.residual_weight * rest.get((source, target), 0.0)
+        score = float(together) + evidence[(source, target)]
         if score > max(single[s], single[t]) + tuning.chain_margin:
             # the member that matches the whole question better comes first
             pair = (source, target) if matrix[s, 0] >= matrix[t, 0] else (target, source)

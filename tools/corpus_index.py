@@ -22,7 +22,7 @@ from state.corpus import LAYERS
 from tools.calibration import estimate_calibration
 from tools.component_terms import ComponentTerms, open_terms
 from tools.embed_process import embed_helper
-from tools.embedders import Embedder, load_embedder
+from tools.embedders import Embedder, embed_each, load_embedder
 from tools.errors import IndexMismatchError, IndexNotFoundError
 from tools.image_scores import ImageScores, vector_key
 from tools.index import ChromaLayers, Hit, IndexLayer
@@ -153,7 +153,7 @@ class CorpusIndex:
 
     def _embed_texts(self, texts: list[str]) -> list[np.ndarray]:
         """Embed text queries; with image scoring, also keep their image-space twins."""
-        vectors = list(self.text_embedder.embed(texts))
+        vectors = list(embed_each(self.text_embedder, texts))
         if self.image_scores() is not None and self.image_embedder:
             twins = self.image_embedder.embed(texts)
             with self._lock:

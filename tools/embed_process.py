@@ -219,6 +219,7 @@ def serve(spec: str, requests: IO[bytes], answers: IO[bytes]) -> None:
     """The child's loop: load the encoder, say ready, answer each batch until the pipe ends."""
     import torch
 
+    from tools.embedders import embed_each
     from tools.saved_encoder import query_embedder
 
     torch.set_num_threads(1)  # one core for the child, the other for the run
@@ -232,7 +233,7 @@ def serve(spec: str, requests: IO[bytes], answers: IO[bytes]) -> None:
             return  # the parent closed the pipe: it is done or gone
         try:
             texts = json.loads(payload)
-            vectors = np.ascontiguousarray(embedder.embed(texts), dtype=np.float32)
+            vectors = np.ascontiguousarray(embed_each(embedder, texts), dtype=np.float32)
         except Exception as err:  # answered, so the parent raises it where it waits
             write_frame(answers, FAILED, f"{type(err).__name__}: {err}".encode())
             continue

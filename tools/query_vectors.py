@@ -9,10 +9,11 @@ it to the embedding helper (`tools.embed_process`), which embeds it on the other
 the run goes on. `vectors` returns cached vectors, collects declared batches and embeds
 the rest here: a text needed now gains nothing from crossing a pipe.
 
-A batch's vectors depend on its other texts (int8 activations are scaled per batch), so a
-prefetched batch is always embedded whole, as declared, whether by the helper or, when
-the helper is not up (still loading, failed, switched off), here when first needed. The
-same run therefore gives the same vectors, and rankings, with or without the helper.
+Each text is embedded in a pass of its own (`tools.embedders.embed_each`: int8 kernels
+scale a pass's activations by its whole batch), so a text's vector is the same whichever
+batch declared it and whoever embeds it: the helper, or this process when the helper is
+not up (still loading, failed, switched off). A run gives the same rankings with or
+without the helper, and declaring a text earlier or later never changes them.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ DECLARED_LIMIT = 256
 """Declared texts beyond this many are settled: a server's runs may leave some unused."""
 
 Embed = Callable[[list[str]], Sequence[np.ndarray]]
-"""Embeds a batch of texts in this process (one pass): the index's text embedder."""
+"""Embeds a batch of texts in this process, a pass each: the index's text embedder."""
 
 
 @dataclass(eq=False)  # compared by identity
@@ -129,7 +130,7 @@ class QueryVectors:
             return None  # deferred: embedded here when needed
 
     def _make(self, batch: Declared, embed: Embed) -> None:
-        """Make a claimed batch's vectors (the helper's answer, or one pass here), cache them."""
+        """Make a claimed batch's vectors (the helper's answer, or embedded here), cache them."""
         try:
             answer = self._answer(batch)
             vectors = embed(batch.texts) if answer is None else answer

@@ -14,7 +14,7 @@ from graph_agent.api import ask
 from state.context import Context
 from tools.corpus_index import open_index
 from tools.embed_process import EmbedProcess, EmbedProcessError
-from tools.embedders import DEFAULT_TEXT_EMBEDDER
+from tools.embedders import DEFAULT_TEXT_EMBEDDER, embed_each
 from tools.query_vectors import QueryVectors
 from tools.saved_encoder import query_embedder
 
@@ -37,13 +37,21 @@ def helper():
     process.close()
 
 
+def test_a_query_vector_is_the_same_whatever_it_is_embedded_with() -> None:
+    embedder = query_embedder(DEFAULT_TEXT_EMBEDDER)
+    batch = [" ".join(["a long table row"] * 20), "Teen Vogue"]
+    alone = embedder.embed(batch[1:])[0]
+    assert not np.array_equal(embedder.embed(batch)[1], alone)  # int8: scaled by the batch
+    assert np.array_equal(embed_each(embedder, batch)[1], alone)
+
+
 def test_the_helper_embeds_bit_for_bit_as_this_process(helper: EmbedProcess) -> None:
     embedder = query_embedder(DEFAULT_TEXT_EMBEDDER)
     assert started(helper).usable()
     batches = [TEXTS[:1], TEXTS[:3], list(TEXTS), ["hired"] * 2]
     tickets = [helper.send(batch) for batch in batches]  # all under way at once
     for batch, ticket in reversed(list(zip(batches, tickets, strict=True))):  # any order
-        assert np.array_equal(helper.receive(ticket), embedder.embed(batch)), batch
+        assert np.array_equal(helper.receive(ticket), embed_each(embedder, batch)), batch
 
 
 def test_a_batch_the_child_cannot_embed_is_answered_and_the_next_one_is_served(

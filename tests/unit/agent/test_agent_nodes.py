@@ -12,6 +12,7 @@ from langgraph.runtime import Runtime
 from scripted_model import ScriptedChatModel, verdict
 
 from nodes.answerer import answerer
+from nodes.chain_evidence import chains, residual_queries, source_terms
 from nodes.evaluator import EvaluatorUpdate, evaluator
 from nodes.fusion import facets
 from nodes.orchestrator import OrchestratorUpdate, orchestrator
@@ -59,9 +60,9 @@ def test_the_plan_is_declared_ahead_and_embedded_as_declared(mini_index: Path, m
     index = open_index(mini_index)  # the shared index the nodes open
     index.forget_queries()
     batches: list[list[str]] = []
-    embed = index.text_embedder.embed
+    embed = index._embed_texts  # what embeds a batch in this process, one pass a text
     monkeypatch.setattr(
-        index.text_embedder, "embed", lambda texts: batches.append(list(texts)) or embed(texts)
+        index, "_embed_texts", lambda texts: batches.append(list(texts)) or embed(texts)
     )
     question = "Is Warsaw older than Paris, and which river runs through each?"
     update = planner({"question": question}, runtime(mini_index))
@@ -189,6 +190,21 @@ def test_an_llm_answerable_verdict_on_an_empty_hop_is_a_failure(mini_index: Path
     [record] = update["history"]
     assert not record["success"] and not record["answerable"]
     assert update["subqueries"][0]["status"] == "not answerable"
+
+
+def test_the_evaluator_declares_chain_residuals(mini_index: Path, monkeypatch) -> None:
+    """Declared after each step, the residuals are embedded before the reranker needs them."""
+    index = open_index(mini_index)  # the shared index the nodes open
+    declared: list[str] = []
+    monkeypatch.setattr(index, "prefetch_queries", lambda texts: declared.extend(texts))
+    ids = ["marie_curie::p0", "warsaw::i0", "radium::p1"]
+    state = search_state()
+    state["candidates"] = {c: candidate(c) for c in ids}
+    state["pending_step"] = {**step(0, subquery=FLAG_QUESTION, components=ids[:1]), "reason": ""}
+    evaluator(state, runtime(mini_index))
+    pairs = chains(index, ids)
+    residuals = residual_queries(FLAG_QUESTION, source_terms(index, pairs))
+    assert ("marie_curie::p0", "warsaw::i0") in pairs and set(residuals.values()) <= set(declared)
 
 
 def test_reranker_puts_a_link_target_right_after_its_source(mini_index: Path) -> None:

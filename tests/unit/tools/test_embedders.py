@@ -1,7 +1,13 @@
 import numpy as np
 import pytest
 
-from tools.embedders import EMBEDDER_BACKENDS, HashEmbedder, load_embedder, resolve_model_path
+from tools.embedders import (
+    EMBEDDER_BACKENDS,
+    HashEmbedder,
+    embed_each,
+    load_embedder,
+    resolve_model_path,
+)
 from tools.errors import ConfigError, ModelUnavailableError
 
 
@@ -57,3 +63,19 @@ def test_packaged_models_resolve_to_their_folder() -> None:
     folder = Path(resolve_model_path("all-MiniLM-L6-v2"))
     assert (folder / "config.json").is_file()
     assert resolve_model_path("/models/mine") == "/models/mine"
+
+
+class BatchScaledEmbedder(HashEmbedder):
+    """Like int8 kernels, scales every vector of a pass by the pass's longest text."""
+
+    def embed(self, texts):
+        longest = max((len(t) for t in texts), default=1)
+        return super().embed(texts) * (1.0 + longest / 100.0)
+
+
+def test_embed_each_gives_a_text_the_same_vector_whatever_it_is_embedded_with() -> None:
+    embedder = BatchScaledEmbedder(16)
+    alone = embed_each(embedder, ["Warsaw"])[0]
+    assert not np.allclose(embedder.embed(["Warsaw", "a much longer text"])[0], alone)
+    assert np.array_equal(embed_each(embedder, ["Warsaw", "a much longer text"])[0], alone)
+    assert embed_each(embedder, []).shape == (0, 16)
