@@ -7,8 +7,8 @@ Each question runs three ways in a rotating order, on a worker thread as `fif ev
 them, with the query cache emptied before each: dense (one subcomponent search), FiF with
 its query texts all embedded in this process, and FiF with the helper embedding the
 declared batches ahead (tools.embed_process). Prints p50 / p95 latency, the ratios to dense,
-and how many FiF rankings differ between the two (none should: a declared batch gives the
-same vectors wherever it is embedded).
+and how many FiF rankings differ between the two (none should: each query text is
+embedded in a pass of its own, so its vector is the same wherever it is embedded).
 """
 
 from __future__ import annotations

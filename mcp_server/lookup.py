@@ -11,7 +11,8 @@ import difflib
 
 from state.ids import SEPARATOR
 from tools.errors import FiFError
-from tools.layered_graph import LayeredGraph, NodeView
+from tools.layered_graph import LayeredGraph
+from tools.node_view import NodeView
 
 SUGGESTIONS = 5
 

@@ -28,9 +28,7 @@ def chains(index: CorpusIndex, ids: Sequence[str]) -> list[tuple[str, str]]:
         by_doc.setdefault(index.graph.node(node).doc_id, []).append(node)
     pairs = []
     for source in ids:
-        linked = set(outgoing_links(index.graph, source))
-        for sub in index.graph.children(source):
-            linked.update(outgoing_links(index.graph, sub))
+        linked = index.graph.links_within(source)
         pairs += [(source, target) for doc in linked for target in by_doc.get(doc, ())]
     return pairs
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from state.corpus import Component, Document, Subcomponent
 from state.ids import page_key
 from tools.atomic_file import atomic_open
 from tools.errors import IndexNotFoundError
+from tools.node_view import NodeView
 
 GRAPH_FORMAT = "fif-layered-graph"
 GRAPH_VERSION = 1
@@ -41,29 +41,6 @@ LAYER_OF_KIND = {
 }
 
 
-@dataclass(frozen=True)
-class NodeView:
-    """A read-only view of one node: id, layer, kind, owning document and content."""
-
-    node_id: str
-    layer: int
-    kind: str
-    doc_id: str
-    text: str
-    attrs: dict[str, Any]
-
-    @property
-    def pages(self) -> tuple[int, int] | None:
-        """Return the zero-indexed (first, last) page of a PDF (sub)component, else None."""
-        span = self.attrs.get("pages")
-        return (int(span[0]), int(span[1])) if span else None
-
-    @property
-    def section(self) -> tuple[str, ...]:
-        """Return the section path of a PDF component (of a subcomponent's component: ())."""
-        return tuple(self.attrs.get("section", ()))
-
-
 class LayeredGraph:
     """A three-layer graph of documents, components and subcomponents with link edges."""
 
@@ -73,6 +50,7 @@ class LayeredGraph:
         """Each node's ordered contained nodes, as asked; emptied when a contains edge is added
         (a search asks for the same children hundreds of thousands of times per question)."""
         self._links: dict[str, tuple[str, ...]] = {}  # linked documents, as asked (like _children)
+        self._links_within: dict[str, frozenset[str]] = {}  # of a component and its parts
         self._loaded_order: dict[str, int] | None = None
         self._documents: tuple[str, ...] | None = None
 
@@ -136,6 +114,7 @@ class LayeredGraph:
             self.g.add_node(sub.subcomponent_id, **attrs)
             self.g.add_edge(sub.component_id, sub.subcomponent_id, kind="contains")
         self._children.clear()
+        self._links_within.clear()
         self._loaded_order = None
 
     def add_link(self, source: str, target_doc: str, origin: str = "hyperlink") -> bool:
@@ -146,6 +125,7 @@ class LayeredGraph:
             return False
         self.g.add_edge(source, target_doc, kind="links_to", origin=origin)
         self._links.pop(source, None)
+        self._links_within.clear()
         return True
 
     def add_reference(self, source: str, target: str, origin: str) -> bool:
@@ -225,6 +205,15 @@ class LayeredGraph:
             edges = self.g.succ[node_id]
             links = tuple(v for v, data in edges.items() if data["kind"] == "links_to")
             self._links[node_id] = links
+        return links
+
+    def links_within(self, component_id: str) -> frozenset[str]:
+        """Return the documents a component or any of its parts links to (remembered)."""
+        links = self._links_within.get(component_id)
+        if links is None:
+            parts = [component_id, *self.children(component_id)]
+            links = frozenset(doc for part in parts for doc in self.links_from(part))
+            self._links_within[component_id] = links
         return links
 
     def ancestor(self, node_id: str, depth: int) -> str:

@@ -93,3 +93,12 @@ def test_load_explains_a_missing_or_foreign_file(tmp_path: Path) -> None:
     (tmp_path / GRAPH_FILE).write_text('{"format": "networkx", "nodes": []}', encoding="utf-8")
     with pytest.raises(IndexNotFoundError, match="not a fif-layered-graph v1 file"):
         LayeredGraph.load(tmp_path / GRAPH_FILE)
+
+
+def test_links_within_gathers_a_component_and_its_parts_and_forgets_on_a_new_link() -> None:
+    graph = small_graph()
+    assert graph.links_within("warsaw::p0") == {"poland"}
+    assert graph.links_within("warsaw::i0") == frozenset()
+    graph.add_document(Document("vistula", "Vistula", components=()), "Vistula.")
+    assert graph.add_link("warsaw::i0::o0", "vistula")  # a part's link counts for its component
+    assert graph.links_within("warsaw::i0") == {"vistula"}
