@@ -20,7 +20,7 @@ class SharedIndex:
     pages: Callable[[Sequence[str]], list[str]]
     """Turns a component ranking into its page ranking ("DOC#PAGE", first occurrence kept)."""
     start_helper: Callable[[], None]
-    """Loads the query-embedding helper if a system will use it (`start_embedding_helper`)."""
+    """Loads the query-embedding helper, if a system declares query texts (FiF's do)."""
 
 
 def shared_index(config: RunConfig, systems: Iterable[System]) -> SharedIndex:

@@ -70,7 +70,7 @@ def residual_fit(
     by_source: dict[str, list[str]] = {}
     for source, target in pairs:
         by_source.setdefault(source, []).append(target)
-    with meter.timed("embedding"):  # chain_ranking declared them as one batch
+    with meter.timed("embedding"):  # declared after each step by the evaluator
         vectors = index.embed_queries([residuals[source] for source in by_source])
     result: dict[tuple[str, str], float] = {}
     for (source, targets), vector in zip(by_source.items(), vectors, strict=True):

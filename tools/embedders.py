@@ -53,7 +53,8 @@ def embed_each(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
 
     int8 kernels scale a pass's activations by the whole padded batch: MiniLM's vector of a
     question embedded beside a longer text moved by up to 0.04 a coordinate (cosine 0.966 to
-    itself alone). Queries are short, so one pass each costs what a batch does on one core.
+    itself alone). Queries are short: in-process, one pass each cost FiF 2 ms a question
+    more than batches (25.1 against 22.9 ms), and the helper hides most of it.
     """
     if not texts:
         return np.zeros((0, embedder.dim), dtype=np.float32)

@@ -105,7 +105,7 @@ def test_fif_ranks_the_same_with_the_helper_as_without(
     index = open_index(sample_index)
     helper = index.queries.helper
     assert helper is not None
-    assert index.queries.start_helper(START_S)  # as a FiF eval system's setup does
+    assert index.queries.start_helper(START_S)  # as `fif eval` does before its first question
     context = Context(index_dir=str(sample_index))
     sent = helper._next_ticket
     try:

@@ -11,6 +11,8 @@ from eval_helpers import Corpus, FakeSystem, read_lines
 
 from evals.report import write_report
 from evals.runner import run
+from evals.shared_index import HELPER_WAIT_S
+from tools.query_vectors import QueryVectors
 
 SYSTEMS = ("fake-a", "fake-b")
 
@@ -152,3 +154,18 @@ def test_each_pair_pays_for_its_own_query_embeddings(
         monkeypatch.setitem(SYSTEMS, name, lambda config, n=name: Embeds(n))
     run(["embeds-a", "embeds-b"], corpus.bundle, corpus.index, tmp_path, progress=False)
     assert seen_cached and not any(seen_cached)
+
+
+def test_the_helper_loads_before_the_first_question_only_for_systems_that_declare(
+    corpus: Corpus, fakes: dict[str, FakeSystem], tmp_path: Path, monkeypatch
+) -> None:
+    started: list[float] = []
+    record = lambda self, wait_s=0.0: started.append(wait_s)  # noqa: E731
+    monkeypatch.setattr(QueryVectors, "start_helper", record)
+    run(["fake-a"], corpus.bundle, corpus.index, tmp_path / "plain", progress=False)
+    assert started == []  # no system of the run declares query texts
+    fakes["fake-b"].declares_queries = True  # as FiF's systems do
+    run(["fake-b"], corpus.bundle, corpus.index, tmp_path / "fif", progress=False)
+    assert started == [HELPER_WAIT_S]
+    run(["fake-b"], corpus.bundle, corpus.index, tmp_path / "fif", progress=False)
+    assert started == [HELPER_WAIT_S]  # resumed with nothing left to run: no wait
