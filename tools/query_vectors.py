@@ -1,13 +1,14 @@
 """Query vectors of one index: cached, and embedded ahead by a helper process.
 
-FiF knows some query texts before it scores with them: the question (while it is
-decomposed), its clauses (the reranker reads them at the end of the run), a link hop's
-residual question (known when the step it starts from is judged), a bridge subquery
-(formed after the first hop, searched after the link hop), the chains' residual questions
-(while the reranker builds its facet profiles). `prefetch` declares such a batch and sends
-it to the embedding helper (`tools.embed_process`), which embeds it on the other core while
-the run goes on. `vectors` returns cached vectors, collects declared batches and embeds
-the rest here: a text needed now gains nothing from crossing a pipe.
+FiF knows some query texts before it scores with them: the question (from the moment
+`ask` receives it, while the graph starts and plans), its clauses (the reranker reads
+them at the end of the run), a link hop's residual question (known when the step it
+starts from is judged), a bridge subquery (formed after the first hop, searched after the
+link hop), the chains' residual questions (declared after each step, read by the
+reranker). `prefetch` declares such a batch and sends it to the embedding helper
+(`tools.embed_process`), which embeds it on the other core while the run goes on.
+`vectors` returns cached vectors, collects declared batches and embeds the rest here: a
+text needed now gains nothing from crossing a pipe.
 
 Each text is embedded in a pass of its own (`tools.embedders.embed_each`: int8 kernels
 scale a pass's activations by its whole batch), so a text's vector is the same whichever

@@ -11,6 +11,8 @@ from agent_runs import FLAG_QUESTION, llm_context
 from langgraph.runtime import Runtime
 from scripted_model import ScriptedChatModel, verdict
 
+import graph_agent.graph
+from graph_agent.api import ask
 from nodes.answerer import answerer
 from nodes.chain_evidence import chains, residual_queries, source_terms
 from nodes.evaluator import EvaluatorUpdate, evaluator
@@ -75,6 +77,22 @@ def test_the_plan_is_declared_ahead_and_embedded_as_declared(mini_index: Path, m
     others = [s for s in subqueries if s != question]
     clauses = [t for t in texts if t != question and t not in subqueries]
     assert len(clauses) > 1 and batches == [[question], *([others] if others else []), clauses]
+
+
+def test_ask_declares_the_question_before_the_graph_starts(mini_index: Path, monkeypatch) -> None:
+    index = open_index(mini_index)  # the shared index ask and the nodes open
+    declared: list[list[str]] = []
+    monkeypatch.setattr(index, "prefetch_queries", lambda texts: declared.append(list(texts)))
+    at_start: list[list[str]] = []
+
+    class Graph:  # stands in for the compiled graph: records what was declared by then
+        def invoke(self, state, **_):
+            at_start.extend(declared)
+            return {}
+
+    monkeypatch.setattr(graph_agent.graph, "fif_graph", lambda checkpointer: Graph())
+    ask(FLAG_QUESTION, Context(index_dir=str(mini_index)))
+    assert at_start == [[FLAG_QUESTION]]
 
 
 def test_replanning_appends_new_subqueries_only(mini_index: Path) -> None:
