@@ -56,14 +56,30 @@ def write_frame(stream: IO[bytes], kind: bytes, payload: bytes) -> None:
 
 def read_frame(stream: IO[bytes]) -> tuple[bytes, bytes]:
     """Read one frame: (kind, payload). Raises EmbedProcessError at the end of the stream."""
-    header = stream.read(HEADER.size)
+    header = _read_exactly(stream, HEADER.size)
     if len(header) < HEADER.size:
         raise EmbedProcessError("the embedding process closed its output")
     length, kind = HEADER.unpack(header)
-    payload = stream.read(length)
+    payload = _read_exactly(stream, length)
     if len(payload) < length:
         raise EmbedProcessError("the embedding process stopped mid-answer")
     return kind, payload
+
+
+def _read_exactly(stream: IO[bytes], size: int) -> bytes:
+    """Read `size` bytes, fewer only at the end of the stream.
+
+    The parent reads an unbuffered pipe, where one read returns what has arrived so far: an
+    answer over the pipe's atomic write size may come in parts.
+    """
+    parts, left = [], size
+    while left:
+        part = stream.read(left)
+        if not part:
+            break
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
 
 
 HELPER_ENV = "FIF_EMBED_HELPER"
