@@ -59,14 +59,13 @@ def residual_fit(
     question: str,
     pairs: Sequence[tuple[str, str]],
     covered: Mapping[str, set[str]],
-    residuals: Mapping[str, str],
     meter: CostMeter,
 ) -> dict[tuple[str, str], float]:
     """Return, per chain, how well the target fits what the source leaves of the question.
 
-    `covered` holds each source's terms (`source_terms`), `residuals` what it leaves of
-    the question (`residual_queries`).
+    `covered` holds each source's terms (`source_terms`).
     """
+    residuals = residual_queries(question, covered)
     by_source: dict[str, list[str]] = {}
     for source, target in pairs:
         by_source.setdefault(source, []).append(target)
@@ -127,20 +126,20 @@ def co_link_support(
     its other links (the team it lost to) gain that fit. Paragraph sources get none: a
     sentence names entities side by side without relating them as a row does.
     """
-    by_row: dict[tuple[str, str], list[str]] = {}
+    targets_of: dict[str, list[str]] = {}
     for source, target in pairs:
-        if index.graph.node(source).kind != "table":
-            continue
-        doc = index.graph.node(target).doc_id
-        for row in index.graph.children(source):
-            if doc in outgoing_links(index.graph, row):
-                by_row.setdefault((source, row), []).append(target)
+        if index.graph.node(source).kind == "table":
+            targets_of.setdefault(source, []).append(target)
     support: dict[tuple[str, str], float] = {}
-    for (source, _), targets in by_row.items():
-        for target in targets:
-            others = [rest.get((source, other), 0.0) for other in targets if other != target]
-            if others:
-                support[(source, target)] = max(support.get((source, target), 0.0), *others)
+    for source, targets in targets_of.items():
+        doc_of = {target: index.graph.node(target).doc_id for target in targets}
+        for row in index.graph.children(source):
+            linked = index.graph.links_from(row)
+            on_row = [target for target in targets if doc_of[target] in linked]
+            for target in on_row:
+                others = [rest.get((source, other), 0.0) for other in on_row if other != target]
+                if others:
+                    support[(source, target)] = max(support.get((source, target), 0.0), *others)
     return support
 
 
@@ -149,17 +148,12 @@ def link_evidence(
     question: str,
     candidates: Mapping[str, Candidate],
     pairs: Sequence[tuple[str, str]],
-    residuals: Mapping[str, str],
     meter: CostMeter,
     tuning: FiFTuning,
 ) -> dict[tuple[str, str], float]:
-    """Return, per chain, its three evidence terms weighted by `tuning` and summed.
-
-    `residuals` holds what each source leaves of the question (`residual_queries`).
-    """
-    covered = source_terms(index, pairs)
+    """Return, per chain, its three evidence terms weighted by `tuning` and summed."""
     penalty = path_penalties(index, question, candidates, meter, tuning.lexical_weight)
-    rest = residual_fit(index, question, pairs, covered, residuals, meter)
+    rest = residual_fit(index, question, pairs, source_terms(index, pairs), meter)
     co_link = co_link_support(index, pairs, rest) if tuning.co_link_weight > 0 else {}
     return {
         pair: tuning.path_weight * penalty.get(pair, 0.0)

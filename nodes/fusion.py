@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from nodes.chain_evidence import chains, link_evidence, residual_queries, source_terms
+from nodes.chain_evidence import chains, link_evidence
 from nodes.lexical import lexical_bm25
 from nodes.lilac.heuristics import merge_to_limit, split_clauses
 from state.fif_state import Candidate, Ranked, ranked_entry
@@ -120,20 +120,19 @@ def chain_ranking(
     `tuning` (defaults if None) weighs chains and keeps `first_hop_slots` of the top k for the
     strongest first-step finds (`keep_first_hop`). Returns the ranking and each candidate's
     single-component score. The evaluator declared the chains' residual questions after
-    each step; any query text still undeclared is declared before the facet profiles are
-    built, so the helper process embeds it meanwhile.
+    each step; facets not declared yet (a replan's or a bridge's subquery) are declared
+    before the facet profiles are built, so the helper process embeds them meanwhile.
     """
     tuning, ids = tuning or FiFTuning(), list(candidates)
     facet_texts, pairs = facets(question, subqueries), chains(index, ids)
-    residuals = residual_queries(question, source_terms(index, pairs))
-    index.prefetch_queries([*facet_texts, *residuals.values()])
+    index.prefetch_queries(facet_texts)
     matrix = reranker_profiles(index, facet_texts, ids, meter, tuning)
     position = {node: i for i, node in enumerate(ids)}
     single = item_scores(matrix)
     units: list[tuple[float, tuple[str, ...]]] = [
         (float(single[i]), (node,)) for i, node in enumerate(ids)
     ]
-    evidence = link_evidence(index, question, candidates, pairs, residuals, meter, tuning)
+    evidence = link_evidence(index, question, candidates, pairs, meter, tuning)
     sources = np.array([position[source] for source, _ in pairs], dtype=np.int64)
     targets = np.array([position[target] for _, target in pairs], dtype=np.int64)
     joint = joint_scores(matrix, sources, targets)
