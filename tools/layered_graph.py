@@ -51,6 +51,7 @@ class LayeredGraph:
         (a search asks for the same children hundreds of thousands of times per question)."""
         self._links: dict[str, tuple[str, ...]] = {}  # linked documents, as asked (like _children)
         self._links_within: dict[str, frozenset[str]] = {}  # of a component and its parts
+        self._views: dict[str, NodeView] = {}  # as asked; emptied when a node is (re)added
         self._loaded_order: dict[str, int] | None = None
         self._documents: tuple[str, ...] | None = None
 
@@ -58,6 +59,7 @@ class LayeredGraph:
     def add_document(self, document: Document, summary: str) -> None:
         """Add a document node with its summary and its components with contains edges."""
         self._documents = None
+        self._views.clear()
         self.g.add_node(
             document.doc_id,
             layer=0,
@@ -113,6 +115,7 @@ class LayeredGraph:
                 attrs["pages"] = list(sub.pages)
             self.g.add_node(sub.subcomponent_id, **attrs)
             self.g.add_edge(sub.component_id, sub.subcomponent_id, kind="contains")
+        self._views.clear()
         self._children.clear()
         self._links_within.clear()
         self._loaded_order = None
@@ -169,11 +172,14 @@ class LayeredGraph:
 
     # -- access ---------------------------------------------------------------------------
     def node(self, node_id: str) -> NodeView:
-        """Return a view of a node; KeyError if it does not exist."""
-        attrs = self.g.nodes[node_id]
-        return NodeView(
-            node_id, attrs["layer"], attrs["kind"], attrs["doc_id"], attrs.get("text", ""), attrs
-        )
+        """Return a view of a node, remembered (FiF asks ~600 a question); KeyError if none."""
+        view = self._views.get(node_id)
+        if view is None:
+            attrs = self.g.nodes[node_id]
+            text = attrs.get("text", "")
+            view = NodeView(node_id, attrs["layer"], attrs["kind"], attrs["doc_id"], text, attrs)
+            self._views[node_id] = view
+        return view
 
     def __contains__(self, node_id: object) -> bool:
         return node_id in self.g

@@ -102,3 +102,17 @@ def test_links_within_gathers_a_component_and_its_parts_and_forgets_on_a_new_lin
     graph.add_document(Document("vistula", "Vistula", components=()), "Vistula.")
     assert graph.add_link("warsaw::i0::o0", "vistula")  # a part's link counts for its component
     assert graph.links_within("warsaw::i0") == {"vistula"}
+
+
+def test_a_remembered_node_view_is_forgotten_when_the_node_is_added_again() -> None:
+    graph = small_graph()
+    assert graph.node("warsaw::p0::s0").text == "Capital."
+    assert graph.node("warsaw::p0::s0") is graph.node("warsaw::p0::s0")  # remembered
+    graph.add_subcomponents(
+        [Subcomponent("warsaw::p0::s0", "warsaw::p0", "warsaw", "sentence", 0, "Capital city.")]
+    )
+    assert graph.node("warsaw::p0::s0").text == "Capital city."
+    assert graph.node("warsaw::p0").text == "Capital of Poland."
+    capital = Component("warsaw::p0", "warsaw", "paragraph", 0, text="Largest city.")
+    graph.add_document(Document("warsaw", "Warsaw", components=(capital,)), "Warsaw.")
+    assert graph.node("warsaw::p0").text == "Largest city."
