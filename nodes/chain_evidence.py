@@ -104,9 +104,8 @@ def path_penalties(
         vector = index.embed_query(question)
     penalties: dict[tuple[str, str], float] = {}
     for owner, pairs in reached.items():
-        linking = [
-            n for n in [owner, *index.graph.children(owner)] if outgoing_links(index.graph, n)
-        ]
+        parts = [n for n in index.graph.children(owner) if outgoing_links(index.graph, n)]
+        linking = parts or [owner]  # parts before wholes (nodes.hop.best_linking_node)
         sims = node_similarities(index, vector, linking, meter)
         lexical = lexical_scores(index, question, linking)
         score = linking_scores(sims, lexical, lexical_weight)

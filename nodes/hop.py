@@ -21,6 +21,7 @@ from state.tuning import FiFTuning
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import neighbors, outgoing_links
+from tools.layered_graph import LayeredGraph
 from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within
 
 
@@ -73,13 +74,23 @@ def link_hop(
     vector_score = node_similarities(index, query, sources, meter)
     lexical = lexical_scores(index, subquery, sources)
     score = linking_scores(vector_score, lexical, tuning.lexical_weight)
-    top = max(score.values())
-    via = {doc: max(found, key=lambda s: score[s]) for doc, found in linked.items()}
+    via = {doc: best_linking_node(graph, found, score) for doc, found in linked.items()}
+    top = max(score[source] for source in via.values())
     prior = {doc: tuning.link_prior * (score[source] - top) for doc, source in via.items()}
     residual = hop_residual(index, subquery, components)
     with meter.timed("embedding"):
         residual_vector = index.embed_query(residual)
     return LinkHop(via, prior, residual_vector)
+
+
+def best_linking_node(graph: LayeredGraph, found: Sequence[str], score: Mapping[str, float]) -> str:
+    """Return the best-scoring of the nodes linking to one document, parts before wholes.
+
+    A table carries the links of all its rows, and its own text matches the question
+    better than any one row: the row that holds the link says which record the hop is about.
+    """
+    parts = [node for node in found if graph.node(node).layer == 2]
+    return max(parts or found, key=lambda node: score[node])
 
 
 def hop_residual(index: CorpusIndex, subquery: str, components: Sequence[str]) -> str:

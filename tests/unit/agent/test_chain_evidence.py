@@ -7,6 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from nodes.chain_evidence import co_link_support
+from nodes.hop import best_linking_node
 from state.corpus import Component, Document, Subcomponent
 from tools.layered_graph import LayeredGraph
 
@@ -60,3 +61,14 @@ def test_a_rows_other_link_gains_the_fit_of_the_one_that_matches() -> None:
             (CUP, "leonesa::p0"): 0.1,
         }
     )  # a paragraph's sentence names clubs side by side: no support from it
+
+
+def test_a_hop_is_reached_through_the_row_that_links_not_the_whole_table() -> None:
+    """The table carries its rows' links and matches best itself: the row says which record."""
+    graph = cup_graph()
+    for doc in ("girona", "celta", "puertollano", "leonesa"):
+        assert graph.add_link(CUP, doc)  # a table component lists its rows' links too
+    score = {CUP: 0.9, f"{CUP}::r0": 0.4, f"{CUP}::r1": 0.6}
+    assert best_linking_node(graph, [CUP, f"{CUP}::r0"], score) == f"{CUP}::r0"
+    assert best_linking_node(graph, [CUP, f"{CUP}::r1"], score) == f"{CUP}::r1"
+    assert best_linking_node(graph, [CUP], score) == CUP  # no part links: the whole does
