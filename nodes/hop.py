@@ -1,7 +1,8 @@
 """Following links from an anchor: which linking node fits, and what is left to find.
 
 A hop starts from the anchor's components and their subcomponents that carry links
-(table rows, sentences, the components themselves). Each linking node is scored by its
+(table rows, sentences, the components themselves); a top anchor that links nowhere (a
+passage found first) leads back to the pages whose rows or sentences link to it. Each linking node is scored by its
 vector match to the subquery plus a lexical match of its own words — a row that repeats
 the question's rare values ("Middle Tennessee", "2-1") is the row the question is about.
 The documents it links to are then ranked by the *residual* subquery: the words the
@@ -20,9 +21,13 @@ from nodes.lexical import content_words, covered_terms
 from state.tuning import FiFTuning
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
-from tools.graph_nav import neighbors, outgoing_links
+from tools.graph_nav import neighbors, outgoing_links, referrers
 from tools.layered_graph import LayeredGraph
 from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within
+
+REFERRED_ANCHORS = 3
+"""How many of a hop's top anchors may lead back to the pages that link to them (as many
+as the evaluator looks ahead from, nodes.judging.LOOKAHEAD_COMPONENTS)."""
 
 
 @dataclass(frozen=True)
@@ -66,8 +71,7 @@ def link_hop(
 ) -> LinkHop | None:
     """Score the linking nodes under the anchor components and the documents they reach."""
     graph = index.graph
-    origin = list(components) + [sub for c in components for sub in graph.children(c)]
-    linked = neighbors(graph, docs, [n for n in origin if outgoing_links(graph, n)])
+    linked = reachable(graph, docs, components)
     if not linked:
         return None
     sources = list(dict.fromkeys(s for found in linked.values() for s in found))
@@ -81,6 +85,25 @@ def link_hop(
     with meter.timed("embedding"):
         residual_vector = index.embed_query(residual)
     return LinkHop(via, prior, residual_vector)
+
+
+def reachable(
+    graph: LayeredGraph, docs: Sequence[str], components: Sequence[str]
+) -> dict[str, list[str]]:
+    """Map each document a link hop from these anchors reaches to the nodes that link it.
+
+    The links leaving the components and their parts, and for the top anchors
+    (`REFERRED_ANCHORS`) that link nowhere, the pages that link to them: a passage found
+    before the table whose row names it.
+    """
+    origin = list(components) + [sub for c in components for sub in graph.children(c)]
+    linked = neighbors(graph, docs, [n for n in origin if outgoing_links(graph, n)])
+    top = components[:REFERRED_ANCHORS]
+    silent = [graph.node(c).doc_id for c in top if not graph.links_within(c)]
+    for doc, found in referrers(graph, silent).items():
+        if doc not in docs:
+            linked.setdefault(doc, found)
+    return linked
 
 
 def best_linking_node(graph: LayeredGraph, found: Sequence[str], score: Mapping[str, float]) -> str:

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from nodes.hop import reachable
 from nodes.lexical import covered_share, covered_terms
 from nodes.prompts import EVALUATOR_SYSTEM, EVALUATOR_USER
 from nodes.reasoning import numbered, with_images
 from nodes.schemas import Evaluation
-from nodes.traversal import Region
 from state.context import Context
 from state.fif_state import StepRecord, Subquery, SubqueryStatus
 from state.views import unresolved
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
-from tools.graph_nav import neighbors
 from tools.llm_calls import StructuredCaller
 from tools.search import best_per_parent
 
@@ -49,9 +48,8 @@ def onward_link(
 ) -> tuple[str, float] | None:
     """Return the best document linked from the step's top evidence, scored against Q."""
     top = step["components"][:LOOKAHEAD_COMPONENTS]
-    sources = [c["id"] for c in top] + [str(c["evidence"]) for c in top if c.get("evidence")]
-    region = Region(list(dict.fromkeys(c["doc_id"] for c in top)), sources)
-    linked = neighbors(index.graph, region.docs, region.sources)
+    docs = list(dict.fromkeys(c["doc_id"] for c in top))
+    linked = reachable(index.graph, docs, [c["id"] for c in top])
     visited = {d["id"] for d in step["documents"]}
     targets = [doc for doc in linked if doc not in visited]
     if not targets:

@@ -81,6 +81,24 @@ def neighbors(
     return result
 
 
+def referrers(graph: LayeredGraph, doc_ids: Iterable[str]) -> dict[str, list[str]]:
+    """Map each document that links to one of doc_ids to its nodes that do (`backlinks`).
+
+    The reverse of `neighbors`: the table whose row names a page, for a page that links
+    nowhere. Documents of the starting set are excluded; first-seen order.
+    """
+    ordered = list(dict.fromkeys(doc_ids))
+    start = set(ordered)
+    result: dict[str, list[str]] = {}
+    for doc in ordered:
+        for source in backlinks(graph, doc):
+            owner = graph.node(source).doc_id
+            found = result.setdefault(owner, []) if owner not in start else []
+            if source not in found:
+                found.append(source)
+    return result
+
+
 def backlinks(graph: LayeredGraph, doc_id: str) -> list[str]:
     """Return the components and subcomponents that link to a document."""
     g = graph.g

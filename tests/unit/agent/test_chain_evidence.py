@@ -7,8 +7,9 @@ from types import SimpleNamespace
 import pytest
 
 from nodes.chain_evidence import co_link_support
-from nodes.hop import best_linking_node
+from nodes.hop import best_linking_node, reachable
 from state.corpus import Component, Document, Subcomponent
+from tools.graph_nav import referrers
 from tools.layered_graph import LayeredGraph
 
 CUP, NOTES = "cup::t0", "notes::p0"
@@ -72,3 +73,19 @@ def test_a_hop_is_reached_through_the_row_that_links_not_the_whole_table() -> No
     assert best_linking_node(graph, [CUP, f"{CUP}::r0"], score) == f"{CUP}::r0"
     assert best_linking_node(graph, [CUP, f"{CUP}::r1"], score) == f"{CUP}::r1"
     assert best_linking_node(graph, [CUP], score) == CUP  # no part links: the whole does
+
+
+def test_a_hop_from_a_page_that_links_nowhere_reaches_the_pages_that_name_it() -> None:
+    """A passage found first leads back to the table whose row names it, and to no more."""
+    graph = cup_graph()
+    assert referrers(graph, ["girona"]) == {"cup": [f"{CUP}::r0"], "notes": [f"{NOTES}::s0"]}
+    assert reachable(graph, ["girona"], ["girona::p0"]) == {
+        "cup": [f"{CUP}::r0"],
+        "notes": [f"{NOTES}::s0"],
+    }
+    # a table that links on is followed forward only
+    assert set(reachable(graph, ["cup"], [CUP])) == {"girona", "celta", "puertollano", "leonesa"}
+    # below the top anchors, a silent page leads nowhere (Girona, 4th: not to the notes)
+    anchors = ["puertollano::p0", "leonesa::p0", CUP, "girona::p0"]
+    docs = ["puertollano", "leonesa", "cup", "girona"]
+    assert set(reachable(graph, docs, anchors)) == {"celta"}
