@@ -1,9 +1,10 @@
 """Following links from an anchor: which linking node fits, and what is left to find.
 
 A hop starts from the anchor's components and their subcomponents that carry links
-(table rows, sentences, the components themselves); a top anchor that links nowhere (a
-passage found first) leads back to the pages whose rows or sentences link to it. Each linking node is scored by its
-vector match to the subquery plus a lexical match of its own words — a row that repeats
+(table rows, sentences, the components themselves), and leads back from the top anchors to
+the pages whose rows or sentences link to them (a passage found before the table naming
+it). Each linking node is scored by its vector match to the subquery plus a lexical
+match of its own words — a row that repeats
 the question's rare values ("Middle Tennessee", "2-1") is the row the question is about.
 The documents it links to are then ranked by the *residual* subquery: the words the
 anchor's components do not already contain, i.e. what the hop is for.
@@ -92,15 +93,14 @@ def reachable(
 ) -> dict[str, list[str]]:
     """Map each document a link hop from these anchors reaches to the nodes that link it.
 
-    The links leaving the components and their parts, and for the top anchors
-    (`REFERRED_ANCHORS`) that link nowhere, the pages that link to them: a passage found
-    before the table whose row names it.
+    The links leaving the components and their parts, and the pages that link to the
+    top anchors (`REFERRED_ANCHORS`): a passage is often found before the table whose row
+    names it.
     """
     origin = list(components) + [sub for c in components for sub in graph.children(c)]
     linked = neighbors(graph, docs, [n for n in origin if outgoing_links(graph, n)])
     top = components[:REFERRED_ANCHORS]
-    silent = [graph.node(c).doc_id for c in top if not graph.links_within(c)]
-    for doc, found in referrers(graph, silent).items():
+    for doc, found in referrers(graph, [graph.node(c).doc_id for c in top]).items():
         if doc not in docs:
             linked.setdefault(doc, found)
     return linked

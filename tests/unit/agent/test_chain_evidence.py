@@ -75,7 +75,7 @@ def test_a_hop_is_reached_through_the_row_that_links_not_the_whole_table() -> No
     assert best_linking_node(graph, [CUP], score) == CUP  # no part links: the whole does
 
 
-def test_a_hop_from_a_page_that_links_nowhere_reaches_the_pages_that_name_it() -> None:
+def test_a_hop_from_a_top_anchor_also_reaches_the_pages_that_name_it() -> None:
     """A passage found first leads back to the table whose row names it, and to no more."""
     graph = cup_graph()
     assert referrers(graph, ["girona"]) == {"cup": [f"{CUP}::r0"], "notes": [f"{NOTES}::s0"]}
@@ -83,7 +83,7 @@ def test_a_hop_from_a_page_that_links_nowhere_reaches_the_pages_that_name_it() -
         "cup": [f"{CUP}::r0"],
         "notes": [f"{NOTES}::s0"],
     }
-    # a table that links on is followed forward only
+    # nothing links to the table: its hop goes forward only
     assert set(reachable(graph, ["cup"], [CUP])) == {"girona", "celta", "puertollano", "leonesa"}
     # below the top anchors, a silent page leads nowhere (Girona, 4th: not to the notes)
     anchors = ["puertollano::p0", "leonesa::p0", CUP, "girona::p0"]

@@ -79,7 +79,7 @@ def test_a_proposed_route_that_already_failed_is_changed_by_the_rules(mini_index
 
 
 def test_backtracking_re_anchors_to_an_earlier_success_with_a_rewrite(mini_index: Path) -> None:
-    rewritten = "Find the colours of the flag of Warsaw"
+    rewritten = "Find the colours of the banner"  # words no page reached from step 0 holds
     model = ScriptedChatModel(
         roles={
             "planner": [plan(BIRTHPLACE, FLAG)],
@@ -95,8 +95,8 @@ def test_backtracking_re_anchors_to_an_earlier_success_with_a_rewrite(mini_index
     )
     run = Run(FLAG_QUESTION, llm_context(mini_index, model, **NO_RULE_REPLAN))
     state = run.state
-    # the model's last "answerable" is refused: the hop's components (radium, polonium) and
-    # its anchor's share no word with the rewrite, so the offline judge decides
+    # the model's last "answerable" is refused: the pages the hop reaches (linked from or to
+    # Curie's) and its anchor share no word with the rewrite, so the offline judge decides
     assert [(h["subquery_index"], h["anchor"], h["success"]) for h in state["history"]] == [
         (0, None, True),
         (1, 0, False),
