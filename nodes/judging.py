@@ -2,8 +2,9 @@
 
 Offline, a step succeeds when its best component scores at least `success_score`. A
 success answers its subquery unless the evidence links onward to documents that match
-the question well (`link_follow_score`): then the hop is relevant but unfinished, and
-the orchestrator follows the links. A step that already followed links answers it.
+the question well (`link_follow_score`; onward includes the pages that link to the top
+components, `nodes.hop.reachable`): then the hop is relevant but unfinished, and the
+orchestrator follows the links. A step that already followed links answers it.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def evidence_text(index: CorpusIndex, found: dict[str, object]) -> str:
 def onward_link(
     index: CorpusIndex, question: str, step: StepRecord, meter: CostMeter
 ) -> tuple[str, float] | None:
-    """Return the best document linked from the step's top evidence, scored against Q."""
+    """Return the best document a hop from the step's top evidence reaches, scored against Q."""
     top = step["components"][:LOOKAHEAD_COMPONENTS]
     docs = list(dict.fromkeys(c["doc_id"] for c in top))
     linked = reachable(index.graph, docs, [c["id"] for c in top])
