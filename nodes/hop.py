@@ -3,9 +3,9 @@
 A hop starts from the anchor's components and their subcomponents that carry links
 (table rows, sentences, the components themselves), and leads back from the top anchors to
 the pages whose rows or sentences link to them (a passage found before the table naming
-it). Each linking node is scored by its vector match to the subquery plus a lexical
-match of its own words — a row that repeats
-the question's rare values ("Middle Tennessee", "2-1") is the row the question is about.
+it). Each linking node is scored by its vector match to the subquery plus a lexical match
+of its own words — a row that repeats the question's rare values ("Middle Tennessee",
+"2-1") is the row the question is about.
 The documents it links to are then ranked by the *residual* subquery: the words the
 anchor's components do not already contain, i.e. what the hop is for.
 """

@@ -84,8 +84,8 @@ def neighbors(
 def referrers(graph: LayeredGraph, doc_ids: Iterable[str]) -> dict[str, list[str]]:
     """Map each document that links to one of doc_ids to its nodes that do (`backlinks`).
 
-    The reverse of `neighbors`: the table whose row names a page, for a page that links
-    nowhere. Documents of the starting set are excluded; first-seen order.
+    The reverse of `neighbors`: the table whose row names a page found first. Documents of
+    the starting set are excluded; first-seen order.
     """
     ordered = list(dict.fromkeys(doc_ids))
     start = set(ordered)

@@ -1,4 +1,4 @@
-"""Co-link support: a table row whose one link fits the question lifts its other links."""
+"""Chains and link hops: a row's links lift each other, hops go through rows and lead back."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def test_a_hop_from_a_top_anchor_also_reaches_the_pages_that_name_it() -> None:
     }
     # nothing links to the table: its hop goes forward only
     assert set(reachable(graph, ["cup"], [CUP])) == {"girona", "celta", "puertollano", "leonesa"}
-    # below the top anchors, a silent page leads nowhere (Girona, 4th: not to the notes)
+    # a page below the top three anchors does not lead back (Girona, 4th: not to the notes)
     anchors = ["puertollano::p0", "leonesa::p0", CUP, "girona::p0"]
     docs = ["puertollano", "leonesa", "cup", "girona"]
     assert set(reachable(graph, docs, anchors)) == {"celta"}
