@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from nodes.hop import lexical_scores, linking_scores, node_similarities, residual_text
+from nodes.hop import (
+    lexical_scores,
+    linking_scores,
+    node_similarities,
+    parts_first,
+    residual_text,
+)
 from nodes.lexical import covered_share, covered_terms
 from nodes.traversal import component_scores
 from state.fif_state import Candidate
@@ -104,8 +110,8 @@ def path_penalties(
         vector = index.embed_query(question)
     penalties: dict[tuple[str, str], float] = {}
     for owner, pairs in reached.items():
-        parts = [n for n in index.graph.children(owner) if outgoing_links(index.graph, n)]
-        linking = parts or [owner]  # parts before wholes (nodes.hop.best_linking_node)
+        nodes = [owner, *index.graph.children(owner)]
+        linking = parts_first(index.graph, [n for n in nodes if outgoing_links(index.graph, n)])
         sims = node_similarities(index, vector, linking, meter)
         lexical = lexical_scores(index, question, linking)
         score = linking_scores(sims, lexical, lexical_weight)

@@ -99,21 +99,27 @@ def reachable(
     """
     origin = list(components) + [sub for c in components for sub in graph.children(c)]
     linked = neighbors(graph, docs, [n for n in origin if outgoing_links(graph, n)])
+    start = set(docs)
     top = components[:REFERRED_ANCHORS]
     for doc, found in referrers(graph, [graph.node(c).doc_id for c in top]).items():
-        if doc not in docs:
+        if doc not in start:
             linked.setdefault(doc, found)
     return linked
 
 
-def best_linking_node(graph: LayeredGraph, found: Sequence[str], score: Mapping[str, float]) -> str:
-    """Return the best-scoring of the nodes linking to one document, parts before wholes.
+def parts_first(graph: LayeredGraph, nodes: Sequence[str]) -> list[str]:
+    """Return the subcomponents among linking nodes, or all of them when there are none.
 
     A table carries the links of all its rows, and its own text matches the question
-    better than any one row: the row that holds the link says which record the hop is about.
+    better than any one row: the row that holds the link says which record a hop is about.
     """
-    parts = [node for node in found if graph.node(node).layer == 2]
-    return max(parts or found, key=lambda node: score[node])
+    parts = [node for node in nodes if graph.node(node).layer == 2]
+    return parts or list(nodes)
+
+
+def best_linking_node(graph: LayeredGraph, found: Sequence[str], score: Mapping[str, float]) -> str:
+    """Return the best-scoring of the nodes linking to one document, parts before wholes."""
+    return max(parts_first(graph, found), key=lambda node: score[node])
 
 
 def hop_residual(index: CorpusIndex, subquery: str, components: Sequence[str]) -> str:

@@ -93,7 +93,9 @@ def referrers(graph: LayeredGraph, doc_ids: Iterable[str]) -> dict[str, list[str
     for doc in ordered:
         for source in backlinks(graph, doc):
             owner = graph.node(source).doc_id
-            found = result.setdefault(owner, []) if owner not in start else []
+            if owner in start:
+                continue
+            found = result.setdefault(owner, [])
             if source not in found:
                 found.append(source)
     return result
