@@ -6,9 +6,11 @@ Coast"). The evidence node of a successful step (the best row or sentence of its
 component, re-chosen by cosine plus BM25 as link hops choose their linking row) is read
 for entities: a row's cells, or the titles of the documents a sentence links to or
 mentions (hyperlinks or the mention edges `fif build` adds to link-less corpora).
-Entities the question already names are no bridge. A cell whose column header repeats
-the question's words ("Home team") comes first, then one that names a document of the
-corpus, then the earliest. The next subquery is the entity plus the question's words the
+Entities the question already names are no bridge, nor are those naming only pages a
+step of the run already had on top: a chain of three or four pages walks on, not back
+(the author's page names the novel the run came from). A cell whose column header
+repeats the question's words ("Home team") comes first, then one that names a document
+of the corpus, then the earliest. The next subquery is the entity plus the question's words the
 evidence does not cover: what the hop is for. It runs as a global hop, so a cell that
 names its page differently from the page's title ("West Coast" for "West Coast Eagles",
 where no mention edge exists) still leads there.
@@ -20,7 +22,7 @@ dropped: on the link-less OTT-QA tuning half they cost a question and gained non
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from nodes.hop import lexical_scores, linking_scores, node_similarities, residual_text
@@ -62,11 +64,18 @@ def row_cells(index: CorpusIndex, node: str) -> list[tuple[str, str]]:
     return list(zip([str(h) for h in header] + [""] * len(cells), cells, strict=False))
 
 
-def candidate_entities(index: CorpusIndex, question: str, node: str) -> list[Entity]:
-    """Return the entities an evidence node names that the question does not name."""
+def candidate_entities(
+    index: CorpusIndex, question: str, node: str, visited: Collection[str] = ()
+) -> list[Entity]:
+    """Return the entities an evidence node names that neither the question nor `visited` does.
+
+    `visited` are documents a step of the run already had on top: an entity naming only
+    those would lead the chain back (a page about B mentions the A it was reached from).
+    """
     graph = index.graph
     asked = terms(question)
-    linked = list(dict.fromkeys(graph.title(doc) for doc in outgoing_links(graph, node)))
+    links = [doc for doc in outgoing_links(graph, node) if doc not in visited]
+    linked = list(dict.fromkeys(graph.title(doc) for doc in links))
     titles = {t.lower() for t in linked}
     cells = row_cells(index, node)
     if cells:
@@ -80,7 +89,10 @@ def candidate_entities(index: CorpusIndex, question: str, node: str) -> list[Ent
             continue
         if not terms(text) - asked or text in entities:  # named by the question already
             continue
-        names = text.lower() in titles or bool(named_documents(index, text))
+        named = named_documents(index, text)
+        if named and all(doc in visited for doc in named):
+            continue
+        names = text.lower() in titles or bool(named)
         entities[text] = Entity(text, len(header), names, position)
     return list(entities.values())
 
@@ -115,13 +127,21 @@ def evidence_node(
 
 
 def bridge_subquery(
-    index: CorpusIndex, question: str, step: StepRecord, lexical_weight: float, meter: CostMeter
+    index: CorpusIndex,
+    question: str,
+    step: StepRecord,
+    lexical_weight: float,
+    meter: CostMeter,
+    visited: Collection[str] = (),
 ) -> str | None:
-    """Return the next subquery from the bridge entity a step's evidence names, if any."""
+    """Return the next subquery from the bridge entity a step's evidence names, if any.
+
+    Entities that name only `visited` documents (see `candidate_entities`) are skipped.
+    """
     if not step["components"]:
         return None
     node = evidence_node(index, question, step["components"][0]["id"], lexical_weight, meter)
-    entity = choose_entity(candidate_entities(index, question, node))
+    entity = choose_entity(candidate_entities(index, question, node, visited))
     if entity is None:
         return None
     covered = covered_terms(index, [step["components"][0]["id"]], [entity.text])

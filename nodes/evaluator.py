@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import TypedDict
 
 from langgraph.runtime import Runtime
@@ -59,7 +60,8 @@ def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
     )
     verdict: Verdict = decided.value
     declare_hop_residual(index, step)
-    bridge = bridge_of(index, state["question"], step, verdict.success, context, meter)
+    visited = top_documents([*state.get("history", []), step])
+    bridge = bridge_of(index, state["question"], step, verdict.success, context, meter, visited)
     prefetch_chain_residuals(index, state["question"], list(state.get("candidates", {})))
     record = judged_record(step, verdict, decided, meter)
     if bridge:
@@ -110,15 +112,24 @@ def bridge_of(
     success: bool,
     context: Context,
     meter: CostMeter,
+    visited: Collection[str] = (),
 ) -> str | None:
-    """Return the bridge subquery of a successful global step (None for hops and failures)."""
+    """Return the bridge subquery of a successful global step (None for hops and failures).
+
+    The bridge entity names a document no step had on top yet (`visited`): a chain walks on.
+    """
     tuning = context.tuning
     if tuning.bridge_hops < 1 or not success or step["strategy"]["doc_mode"] == "neighbors":
         return None
-    bridge = bridge_subquery(index, question, step, tuning.bridge_lexical_weight, meter)
+    bridge = bridge_subquery(index, question, step, tuning.bridge_lexical_weight, meter, visited)
     if bridge:  # embedded while the anchor's links are followed: its hop comes after
         index.prefetch_queries([bridge])
     return bridge
+
+
+def top_documents(steps: Sequence[StepRecord]) -> set[str]:
+    """Return the documents of the steps' top components."""
+    return {step["components"][0]["doc_id"] for step in steps if step["components"]}
 
 
 def judged_record(

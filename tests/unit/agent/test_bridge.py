@@ -173,3 +173,15 @@ def test_the_llm_orchestrator_is_shown_the_bridge_and_may_take_it() -> None:
     assert taken == new and new["origin"] == "bridge" and new["parent"] == 0
     other, [rewrite] = _target(state, "Eastvale venue", pending)
     assert rewrite["origin"] == "rewrite"
+
+
+def test_an_entity_naming_a_page_already_on_top_is_no_bridge(linkless_index: Path) -> None:
+    index = open_index(linkless_index)
+    row = evidence_node(index, QUESTION, TABLE, 0.2, CostMeter())
+    entities = candidate_entities(index, QUESTION, row, visited={"pier"})
+    assert [e.text for e in entities] == ["Northport"]  # "Pier Park" would lead back
+    # "Northport" names no page by its title, so no visited page can rule it out
+    assert [e.text for e in candidate_entities(index, QUESTION, row, visited={"rovers"})] == [
+        "Northport",
+        "Pier Park",
+    ]

@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 from agent_runs import build_pages, final_state, paragraph_page
 
+from nodes.bridge import candidate_entities
 from state.context import Context
 from state.tuning import FiFTuning
+from tools.corpus_index import open_index
 
 QUESTION = "When was the university founded that the author of The Lighthouse Keeper attended?"
 CHAIN = ["novel::p0", "ellison::p0", "kestrel::p0"]
@@ -74,3 +76,15 @@ def test_one_bridge_stops_a_page_short(chain_index: Path) -> None:
     final = _run(chain_index, 1)
     assert [s["origin"] for s in final["subqueries"]].count("bridge") == 1
     assert "kestrel::p0" not in [r["component_id"] for r in final["ranking"]]
+
+
+def test_a_sentence_naming_a_page_already_walked_gives_no_bridge(chain_index: Path) -> None:
+    index = open_index(chain_index)
+    question = "Which university did the novelist attend?"
+    sentence = next(
+        node
+        for node in index.graph.children("novel::p0")
+        if "Mara Ellison" in index.graph.node(node).text
+    )
+    assert [e.text for e in candidate_entities(index, question, sentence)] == ["Mara Ellison"]
+    assert candidate_entities(index, question, sentence, visited={"ellison"}) == []
