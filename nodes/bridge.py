@@ -28,10 +28,12 @@ from dataclasses import dataclass
 from nodes.hop import lexical_scores, linking_scores, node_similarities, residual_text
 from nodes.lexical import content_words, covered_terms
 from nodes.plan_heuristics import named_documents
-from state.fif_state import StepRecord
+from state.fif_state import FiFState, StepRecord
+from state.views import top_pages
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import outgoing_links
+from tools.layered_graph import LayeredGraph
 from tools.sparse_index import terms
 
 _LETTER = re.compile(r"[^\W\d_]")
@@ -45,9 +47,22 @@ class Entity:
     text: str
     header_match: int
     """How many of the question's terms its table column header repeats (0 for sentences)."""
-    names_document: bool
-    """Whether a document of the corpus has it as title (or the evidence links to one)."""
+    pages: tuple[str, ...]
+    """The documents it names: the evidence's links with it as title, or a title match."""
     position: int
+
+    @property
+    def names_document(self) -> bool:
+        """Whether a document of the corpus has it as title (or the evidence links to one)."""
+        return bool(self.pages)
+
+
+@dataclass(frozen=True)
+class Bridge:
+    """The next subquery a step's evidence suggests, and the pages its entity names."""
+
+    text: str
+    pages: tuple[str, ...]
 
 
 def row_cells(index: CorpusIndex, node: str) -> list[tuple[str, str]]:
@@ -76,7 +91,6 @@ def candidate_entities(
     asked = terms(question)
     links = [doc for doc in outgoing_links(graph, node) if doc not in visited]
     linked = list(dict.fromkeys(graph.title(doc) for doc in links))
-    titles = {t.lower() for t in linked}
     cells = row_cells(index, node)
     if cells:
         spans = [(cell.strip(), terms(head) & asked) for head, cell in cells]
@@ -92,8 +106,9 @@ def candidate_entities(
         named = named_documents(index, text)
         if named and all(doc in visited for doc in named):
             continue
-        names = text.lower() in titles or bool(named)
-        entities[text] = Entity(text, len(header), names, position)
+        titled = [doc for doc in links if graph.title(doc).lower() == text.lower()]
+        pages = tuple(dict.fromkeys(titled + [doc for doc in named if doc not in visited]))
+        entities[text] = Entity(text, len(header), pages, position)
     return list(entities.values())
 
 
@@ -133,7 +148,7 @@ def bridge_subquery(
     lexical_weight: float,
     meter: CostMeter,
     visited: Collection[str] = (),
-) -> str | None:
+) -> Bridge | None:
     """Return the next subquery from the bridge entity a step's evidence names, if any.
 
     Entities that name only `visited` documents (see `candidate_entities`) are skipped.
@@ -148,4 +163,20 @@ def bridge_subquery(
     rest = residual_text(question, covered)  # the question itself when every word is covered
     if rest == question:
         rest = " ".join(content_words(question))
-    return f"{entity.text} {rest}".strip()
+    return Bridge(f"{entity.text} {rest}".strip(), entity.pages)
+
+
+def bridge_page_found(graph: LayeredGraph, state: FiFState, pages: Sequence[str]) -> bool:
+    """Tell whether a hop already found one of a bridge's pages, and it leads nowhere new.
+
+    Nowhere new: no part of the page links to a page no step had on top, so the bridge's
+    own hop could neither find its page nor read a next entity there (`bridge_subquery`
+    reads entities from links to pages no step had on top).
+    """
+    found = {candidate["doc_id"] for candidate in state.get("candidates", {}).values()}
+    walked = top_pages(state.get("history", []))
+    for page in (page for page in pages if page in found):
+        onward = {doc for part in graph.children(page) for doc in graph.links_within(part)}
+        if not onward - walked - {page}:
+            return True
+    return False

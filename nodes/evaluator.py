@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.bridge import bridge_subquery
+from nodes.bridge import Bridge, bridge_subquery
 from nodes.chain_evidence import prefetch_chain_residuals
 from nodes.guards import unsupported_answer
 from nodes.hop import hop_residual
@@ -16,6 +16,7 @@ from nodes.reasoning import Decided, decide, fallbacks_of
 from nodes.traversal import step_region
 from state.context import Context
 from state.fif_state import FiFState, StepRecord, Subquery
+from state.views import top_pages
 from tools.component_terms import full_text
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
@@ -60,12 +61,12 @@ def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
     )
     verdict: Verdict = decided.value
     declare_hop_residual(index, step)
-    visited = top_documents([*state.get("history", []), step])
+    visited = top_pages([*state.get("history", []), step])
     bridge = bridge_of(index, state["question"], step, verdict.success, context, meter, visited)
     prefetch_chain_residuals(index, state["question"], list(state.get("candidates", {})))
     record = judged_record(step, verdict, decided, meter)
     if bridge:
-        record["bridge"] = bridge
+        record["bridge"], record["bridge_pages"] = bridge.text, list(bridge.pages)
     return {
         "history": [record],
         "subqueries": verdict.updates,
@@ -113,7 +114,7 @@ def bridge_of(
     context: Context,
     meter: CostMeter,
     visited: Collection[str] = (),
-) -> str | None:
+) -> Bridge | None:
     """Return the bridge subquery of a successful global step (None for hops and failures).
 
     The bridge entity names a document no step had on top yet (`visited`): a chain walks on.
@@ -123,13 +124,8 @@ def bridge_of(
         return None
     bridge = bridge_subquery(index, question, step, tuning.bridge_lexical_weight, meter, visited)
     if bridge:  # embedded while the anchor's links are followed: its hop comes after
-        index.prefetch_queries([bridge])
+        index.prefetch_queries([bridge.text])
     return bridge
-
-
-def top_documents(steps: Sequence[StepRecord]) -> set[str]:
-    """Return the documents of the steps' top components."""
-    return {step["components"][0]["doc_id"] for step in steps if step["components"]}
 
 
 def judged_record(

@@ -72,8 +72,15 @@ def orchestrator(state: FiFState, runtime: Runtime[Context]) -> OrchestratorUpda
         "cost": meter.as_dict(),
         **fallbacks_of("orchestrator", decided),
     }
-    if rewrites and action["kind"] == "search":
-        update["subqueries"] = rewrites
+    # a search adds its new subquery; a stop keeps only subqueries answered already (bridges
+    # whose pages a hop found: reranker facets), never a subquery no step will work on
+    kept = (
+        rewrites
+        if action["kind"] == "search"
+        else [s for s in rewrites if s["status"] == "answerable"]
+    )
+    if kept:
+        update["subqueries"] = kept
     return update
 
 

@@ -10,6 +10,7 @@ subquery is answerable, the ladders are exhausted, or a budget is used.
 
 from __future__ import annotations
 
+from nodes.bridge import bridge_page_found
 from nodes.guards import ungrounded
 from nodes.rules import (
     budget_exhausted,
@@ -102,7 +103,7 @@ def rule_action(
         decided = _for_subquery(state, context, graph, subquery)
         if decided is not None:
             return decided
-    bridged = _bridge(state, context)
+    bridged = _bridge(state, context, graph)
     if bridged is not None:
         return bridged
     if not targets:
@@ -110,25 +111,40 @@ def rule_action(
     return stop("every open subquery has exhausted its ladder"), []
 
 
-def _bridge(state: FiFState, context: Context) -> tuple[Action, list[Subquery]] | None:
-    """Return a global hop for the pending bridge subquery, if any (views.pending_bridge)."""
-    pending = pending_bridge(state, context.tuning.bridge_hops)
-    if pending is None:
+def _bridge(
+    state: FiFState, context: Context, graph: LayeredGraph
+) -> tuple[Action, list[Subquery]] | None:
+    """Return a global hop for the pending bridge subquery, if any (views.pending_bridge).
+
+    A bridge whose page a hop already found, and whose page links on to no page the run
+    has not walked through (`nodes.bridge.bridge_page_found`), needs no hop of its own: it
+    joins the plan answered, where the reranker reads it as a facet, and the next pending
+    bridge is weighed. If every pending bridge was found so, the run stops.
+    """
+    planned = list(state.get("subqueries", []))
+    found: list[Subquery] = []
+    while pending := pending_bridge({**state, "subqueries": planned}, context.tuning.bridge_hops):
+        source, text = pending
+        subquery: Subquery = {
+            "index": len(planned),
+            "text": text,
+            "status": "unknown",
+            "answer": None,
+            "origin": "bridge",
+            "parent": source["subquery_index"],
+        }
+        if not bridge_page_found(graph, state, source.get("bridge_pages", [])):
+            strategy = next_rung(state.get("history", []), text, None, context, 1)
+            if strategy is None:
+                break
+            why = f"bridge: the evidence of step {source['step']} names the next entity"
+            return search(subquery, strategy, None, why), [*found, subquery]
+        facet: Subquery = {**subquery, "status": "answerable"}
+        found.append(facet)
+        planned.append(facet)
+    if not found:
         return None
-    source, text = pending
-    strategy = next_rung(state.get("history", []), text, None, context, 1)
-    if strategy is None:
-        return None
-    subquery: Subquery = {
-        "index": len(state.get("subqueries", [])),
-        "text": text,
-        "status": "unknown",
-        "answer": None,
-        "origin": "bridge",
-        "parent": source["subquery_index"],
-    }
-    why = f"bridge: the evidence of step {source['step']} names the next entity"
-    return search(subquery, strategy, None, why), [subquery]
+    return stop(f"{len(found)} bridge page(s) already found: kept as reranker facets"), found
 
 
 def _for_subquery(

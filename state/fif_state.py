@@ -89,6 +89,9 @@ class StepRecord(TypedDict):
     bridge: NotRequired[str]
     """The next subquery formed from the bridge entity the step's evidence names (evaluator,
     nodes/bridge.py); the orchestrator asks it once the plan is answered."""
+    bridge_pages: NotRequired[list[str]]
+    """The documents the bridge entity names (its row's link, or a title); a bridge whose
+    page a hop already found is kept as a reranker facet without a hop of its own."""
 
 
 class Candidate(TypedDict):

@@ -105,6 +105,11 @@ def unresolved(subqueries: Sequence[Subquery]) -> list[Subquery]:
     return [s for s in subqueries if s["status"] != "answerable" and s["index"] not in superseded]
 
 
+def top_pages(history: Sequence[StepRecord]) -> set[str]:
+    """Return the documents of the steps' top components: the pages the run walked through."""
+    return {step["components"][0]["doc_id"] for step in history if step["components"]}
+
+
 def spent_bridge(subquery: Subquery, history: Sequence[StepRecord]) -> bool:
     """Return whether a bridge subquery had its one global hop (bridges do not escalate)."""
     return subquery["origin"] == "bridge" and bool(steps_for(history, subquery["index"]))

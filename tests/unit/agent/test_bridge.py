@@ -103,9 +103,10 @@ def test_the_row_the_question_is_about_names_the_bridge(linkless_index: Path) ->
 
 def test_bridge_subquery_is_the_entity_plus_what_the_evidence_leaves(linkless_index: Path) -> None:
     index = open_index(linkless_index)
-    text = bridge_subquery(index, QUESTION, _step([TABLE]), 0.2, CostMeter())
-    assert text is not None and text.startswith("Northport ")
-    assert "founded" in text and "Eastvale" not in text
+    bridge = bridge_subquery(index, QUESTION, _step([TABLE]), 0.2, CostMeter())
+    assert bridge is not None and bridge.text.startswith("Northport ")
+    assert "founded" in bridge.text and "Eastvale" not in bridge.text
+    assert bridge.pages == ()  # "Northport" is no page's title: only a search can find it
     assert bridge_subquery(index, QUESTION, _step([]), 0.2, CostMeter()) is None
 
 
