@@ -10,10 +10,12 @@ Entities the question already names are no bridge, nor are those naming only pag
 step of the run already had on top: a chain of three or four pages walks on, not back
 (the author's page names the novel the run came from). A cell whose column header
 repeats the question's words ("Home team") comes first, then one that names a document
-of the corpus, then the earliest. The next subquery is the entity plus the question's words the
-evidence does not cover: what the hop is for. It runs as a global hop, so a cell that
-names its page differently from the page's title ("West Coast" for "West Coast Eagles",
-where no mention edge exists) still leads there.
+of the corpus, then the earliest. The next subquery is the entity plus the question's
+words the evidence does not cover: what the hop is for. It runs as a global hop, so a
+cell that names its page differently from the page's title ("West Coast" for "West Coast
+Eagles", where no mention edge exists) still leads there, unless a link hop already found
+the entity's page and that page leads nowhere new (`bridge_page_found`): then the
+bridge is only a reranker facet.
 
 Capitalised spans of sentences without a document were tried as entities too and
 dropped: on the link-less OTT-QA tuning half they cost a question and gained none.
