@@ -3,9 +3,10 @@
 A multi-hop question reaches its answer through an entity that the first hop finds and the
 question does not name ("the home team that played Port Adelaide" -> the row's "West
 Coast"). The evidence node of a successful step (the best row or sentence of its top
-component, re-chosen by cosine plus BM25 as link hops choose their linking row) is read
-for entities: a row's cells, or the titles of the documents a sentence links to or
-mentions (hyperlinks or the mention edges `fif build` adds to link-less corpora).
+component, re-chosen by cosine plus BM25 as link hops choose their linking row; a
+sentence only among those linking on) is read for entities: a row's cells, or the
+titles of the documents a sentence links to or mentions (hyperlinks or the mention edges
+`fif build` adds to link-less corpora).
 Entities the question already names are no bridge, nor are those naming only pages a
 step of the run already had on top: a chain of three or four pages walks on, not back
 (the author's page names the novel the run came from). A cell whose column header
@@ -122,15 +123,27 @@ def choose_entity(entities: Sequence[Entity]) -> Entity | None:
 
 
 def evidence_node(
-    index: CorpusIndex, question: str, component: str, lexical_weight: float, meter: CostMeter
+    index: CorpusIndex,
+    question: str,
+    component: str,
+    lexical_weight: float,
+    meter: CostMeter,
+    visited: Collection[str] = (),
 ) -> str:
     """Return the row or sentence of a component that the question is about.
 
     Rows and sentences are scored by cosine plus `lexical_weight` times their BM25 among
     the component's parts, as link hops score linking rows: the row repeating the
-    question's rare values is the one its entity is read from.
+    question's rare values is the one its entity is read from. A sentence names entities
+    only through its links, so only sentences linking to a page not `visited` compete
+    (when there are any): "She was born in Young" over the sentence matching the question
+    best ("... born 2 June 1961 ..."). A row's cells name entities without links.
     """
-    parts = index.graph.children(component)
+    graph = index.graph
+    parts = graph.children(component)
+    if parts and graph.node(component).kind != "table":
+        onward = [p for p in parts if any(doc not in visited for doc in graph.links_from(p))]
+        parts = onward or parts
     if not parts:
         return component
     with meter.timed("embedding"):
@@ -157,11 +170,12 @@ def bridge_subquery(
     """
     if not step["components"]:
         return None
-    node = evidence_node(index, question, step["components"][0]["id"], lexical_weight, meter)
+    top = step["components"][0]["id"]
+    node = evidence_node(index, question, top, lexical_weight, meter, visited)
     entity = choose_entity(candidate_entities(index, question, node, visited))
     if entity is None:
         return None
-    covered = covered_terms(index, [step["components"][0]["id"]], [entity.text])
+    covered = covered_terms(index, [top], [entity.text])
     rest = residual_text(question, covered)  # the question itself when every word is covered
     if rest == question:
         rest = " ".join(content_words(question))

@@ -14,10 +14,11 @@ from pathlib import Path
 import pytest
 from agent_runs import build_pages, final_state, paragraph_page
 
-from nodes.bridge import candidate_entities
+from nodes.bridge import candidate_entities, evidence_node
 from state.context import Context
 from state.tuning import FiFTuning
 from tools.corpus_index import open_index
+from tools.cost import CostMeter
 
 QUESTION = "When was the university founded that the author of The Lighthouse Keeper attended?"
 CHAIN = ["novel::p0", "ellison::p0", "kestrel::p0"]
@@ -88,3 +89,13 @@ def test_a_sentence_naming_a_page_already_walked_gives_no_bridge(chain_index: Pa
     )
     assert [e.text for e in candidate_entities(index, question, sentence)] == ["Mara Ellison"]
     assert candidate_entities(index, question, sentence, visited={"ellison"}) == []
+
+
+def test_a_sentence_evidence_is_one_that_links_on(chain_index: Path) -> None:
+    """The sentence matching the question best names no page; the one naming the author does."""
+    index = open_index(chain_index)
+    question = "Which university did the author of the 1952 novel attend?"
+    node = evidence_node(index, question, "novel::p0", 0.2, CostMeter())
+    assert "Mara Ellison" in index.graph.node(node).text
+    # once her page was walked through, no sentence of the novel's page links on: any will do
+    assert evidence_node(index, question, "novel::p0", 0.2, CostMeter(), visited={"ellison"})
