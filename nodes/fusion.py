@@ -51,27 +51,26 @@ def prefetch_plan(index: CorpusIndex, question: str, subqueries: Sequence[str]) 
     index.prefetch_queries(facets(question, subqueries))
 
 
-def keep_first_hop(
-    placed: Sequence[str],
-    single: Mapping[str, float],
-    candidates: Mapping[str, Candidate],
-    k: int,
-    slots: int,
+def first_hop_finds(
+    single: Mapping[str, float], candidates: Mapping[str, Candidate], slots: int
 ) -> list[str]:
-    """Return the top k of a chain ranking in which the strongest first-hop finds stay.
+    """Return the `slots` first-step candidates that match the question best on their own."""
+    first = (c for c in candidates if candidates[c]["step"] == 0)
+    return sorted(first, key=lambda c: (-_shown(single[c]), c))[:slots]
 
-    The `slots` first-step candidates that match the question best on their own (single
-    scores) must be in the top k: any the chains pushed out takes the place of the last
-    entry that is not one of them. Chains may still outrank them, never crowd them out.
+
+def keep_in_top(placed: Sequence[str], kept: Sequence[str], k: int) -> list[str]:
+    """Return the top k of a ranking in which every node of `kept` stays.
+
+    A kept node pushed out takes the place of the last entry that is not kept: others may
+    outrank it, never crowd it out.
     """
-    first = sorted((c for c in candidates if candidates[c]["step"] == 0),
-                   key=lambda c: (-_shown(single[c]), c))[:slots]  # fmt: skip
     top = list(placed[:k])
-    for node in (c for c in first if c not in top):
+    for node in (c for c in kept if c not in top):
         if len(top) < k:
             top.append(node)
             continue
-        victims = [i for i, c in enumerate(top) if c not in first]
+        victims = [i for i, c in enumerate(top) if c not in kept]
         if victims:
             top[victims[-1]] = node
     return top
@@ -114,14 +113,16 @@ def chain_ranking(
     k: int,
     meter: CostMeter,
     tuning: FiFTuning | None = None,
+    finds: Sequence[str] = (),
 ) -> tuple[list[Ranked], dict[str, float]]:
     """Rank candidates by late interaction over single components and link chains.
 
     `tuning` (defaults if None) weighs chains and keeps `first_hop_slots` of the top k for the
-    strongest first-step finds (`keep_first_hop`). Returns the ranking and each candidate's
-    single-component score. The evaluator declared the chains' residual questions after
-    each step; facets not declared yet (a replan's or a bridge's subquery) are declared
-    before the facet profiles are built, so the helper process embeds them meanwhile.
+    strongest first-step finds; `finds` (the subqueries' own top finds) stay in the top k
+    too (`keep_in_top`). Returns the ranking and each candidate's single-component score.
+    The evaluator declared the chains' residual questions after each step; facets not
+    declared yet (a replan's or a bridge's subquery) are declared before the facet
+    profiles are built, so the helper process embeds them meanwhile.
     """
     tuning, ids = tuning or FiFTuning(), list(candidates)
     facet_texts, pairs = facets(question, subqueries), chains(index, ids)
@@ -148,7 +149,8 @@ def chain_ranking(
     own = {node: float(single[position[node]]) for node in ids}
     order = list(placed)
     order += sorted((n for n in ids if n not in placed), key=lambda n: (-_shown(own[n]), n))
-    kept = keep_first_hop(order, own, candidates, k, tuning.first_hop_slots)
+    first = first_hop_finds(own, candidates, tuning.first_hop_slots)
+    kept = keep_in_top(order, [*first, *(f for f in finds if f in own)], k)
     return [_ranked(node, placed.get(node, own[node]), candidates) for node in kept], own
 
 

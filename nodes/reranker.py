@@ -12,6 +12,7 @@ from nodes.reasoning import decide, fallbacks_of, numbered, valid_indices, with_
 from nodes.schemas import Reranking
 from state.context import Context
 from state.fif_state import Candidate, FiFState, Ranked, ranked_entry
+from state.views import subquery_finds
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 from tools.llm_calls import StructuredCaller
@@ -34,8 +35,16 @@ def reranker(state: FiFState, runtime: Runtime[Context]) -> RerankerUpdate:
         return {"ranking": [], "cost": meter.as_dict()}
     index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     subqueries = [s["text"] for s in state.get("subqueries", [])]
+    finds = subquery_finds(state) if context.tuning.keep_subquery_finds else []
     offline, scores = chain_ranking(
-        index, state["question"], subqueries, candidates, context.top_k, meter, context.tuning
+        index,
+        state["question"],
+        subqueries,
+        candidates,
+        context.top_k,
+        meter,
+        context.tuning,
+        finds,
     )
     decided = decide(
         state,

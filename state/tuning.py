@@ -80,6 +80,16 @@ class FiFTuning(BaseModel):
         "Tuning halves: 2, 3 or 5 cost all-gold@10 on both bundles (OTT-QA -0.9/-3.6/-4.5 "
         "points, HotpotQA -2.6) and gained no R@10 there, so 0.",
     )
+    keep_subquery_finds: bool = Field(
+        True,
+        description="Reranker: the top find of each successful global hop on a subquery "
+        "other than the question itself (a bridge's page, one entity of a comparison) "
+        "stays in the top k, however many link chains outrank it (the question's own first "
+        "hop is first_hop_slots'). Tuning halves, all-gold@10 off / on: OTT-QA 0.864 / "
+        "0.864, HotpotQA 0.974 / 0.974, link-less 0.773 / 0.791; reporting link-less 0.767 "
+        "/ 0.778. Keeping the question's own first find too lost an OTT-QA question (a "
+        "wrong first hit took the gold's place).",
+    )
     rerank_lexical_weight: float = Field(
         0.5,
         ge=0.0,

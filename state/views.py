@@ -110,6 +110,24 @@ def top_pages(history: Sequence[StepRecord]) -> set[str]:
     return {step["components"][0]["doc_id"] for step in history if step["components"]}
 
 
+def subquery_finds(state: FiFState) -> list[str]:
+    """Return the top find of each successful global hop on a subquery of its own.
+
+    Of its own: any but the question itself (a bridge, one entity of a comparison, a
+    rewrite). First-found order, each once.
+    """
+    question = state.get("question")
+    finds = [
+        step["components"][0]["id"]
+        for step in state.get("history", [])
+        if step["success"]
+        and step["components"]
+        and step["strategy"]["doc_mode"] != "neighbors"
+        and step["subquery"] != question
+    ]
+    return list(dict.fromkeys(finds))
+
+
 def spent_bridge(subquery: Subquery, history: Sequence[StepRecord]) -> bool:
     """Return whether a bridge subquery had its one global hop (bridges do not escalate)."""
     return subquery["origin"] == "bridge" and bool(steps_for(history, subquery["index"]))

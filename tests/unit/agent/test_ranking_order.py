@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nodes.fusion import chain_ranking, with_lexical_facet
+from nodes.fusion import chain_ranking, keep_in_top, with_lexical_facet
 from state.fif_state import Candidate
 from state.tuning import FiFTuning
 from tools.component_terms import full_text, lexical_text
@@ -99,3 +99,28 @@ def test_the_lexical_text_carries_the_section_headings(
     assert profile[:, 1].tolist() == [0.5, 0.0]
     mini = open_index(mini_index)  # a page without sections: the component's text alone
     assert lexical_text(mini.graph, "polonium::p0") == full_text(mini.graph, "polonium::p0")
+
+
+def test_a_subquery_find_stays_in_the_top_k_however_chains_rank(mini_index: Path) -> None:
+    index = open_index(mini_index)
+    found = _candidates(FOUND)
+    unkept = [
+        r["component_id"] for r in chain_ranking(index, QUESTION, [], found, 3, CostMeter())[0]
+    ]
+    last = FOUND[-1] if FOUND[-1] not in unkept else FOUND[-2]  # below the top 3
+    ranked = chain_ranking(index, QUESTION, [], found, 3, CostMeter(), finds=[last, "absent::p0"])
+    kept = [r["component_id"] for r in ranked[0]]
+    assert kept == [*unkept[:2], last]  # it takes the last place; a find never found is ignored
+
+
+@pytest.mark.parametrize(
+    ("placed", "kept", "k", "expected"),
+    [
+        (["a", "b", "c", "d"], ["d"], 3, ["a", "b", "d"]),
+        (["a", "b", "c", "d"], ["c", "d"], 3, ["a", "d", "c"]),  # d takes b's place
+        (["a", "b"], ["d"], 3, ["a", "b", "d"]),
+        (["a", "b", "c"], ["a", "b", "c", "d"], 3, ["a", "b", "c"]),  # no place left to take
+    ],
+)
+def test_keep_in_top(placed, kept, k, expected) -> None:
+    assert keep_in_top(placed, kept, k) == expected

@@ -17,6 +17,7 @@ from state.views import (
     llm_calls,
     replans,
     routing_pattern,
+    subquery_finds,
     tokens,
     tried_patterns,
     unresolved,
@@ -196,3 +197,18 @@ def test_merge_subqueries_appends_and_updates_but_never_removes() -> None:
     assert left == [subquery(0), subquery(1)]
     assert merge_subqueries(None, None) == []
     assert merge_subqueries(None, [subquery(0)]) == [subquery(0)]
+
+
+def test_subquery_finds_are_the_tops_of_global_hops_on_subqueries_of_their_own() -> None:
+    question = "Which came first, the band or the drummer?"
+    history = [
+        step(0, 0, success=True, subquery=question, components=["band::p0", "x::p0"]),
+        step(1, 1, success=True, subquery="the drummer born", components=["drummer::p0"]),
+        step(2, 1, rung=0, anchor=1, success=True, subquery="the drummer born",
+             components=["town::p0"]),  # a link hop: what it reached, not a find of its own
+        step(3, 2, success=False, subquery="the band formed", components=["y::p0"]),
+        step(4, 3, success=True, subquery="the drummer born (Drums)",
+             components=["drummer::p0"]),
+    ]  # fmt: skip
+    state = {"question": question, "history": history}
+    assert subquery_finds(state) == ["drummer::p0"]  # type: ignore[arg-type]
