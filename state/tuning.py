@@ -87,8 +87,8 @@ class FiFTuning(BaseModel):
         "stays in the top k, however many link chains outrank it (the question's own first "
         "hop is first_hop_slots'). Tuning halves, all-gold@10 off / on: OTT-QA 0.864 / "
         "0.864, HotpotQA 0.974 / 0.974, link-less 0.773 / 0.791; reporting link-less 0.767 "
-        "/ 0.778. Keeping the question's own first find too lost an OTT-QA question (a "
-        "wrong first hit took the gold's place).",
+        "/ 0.778. Keeping the question's own first find too tied on the tuning halves and "
+        "lost an OTT-QA reporting question (a wrong first hit took the gold's place).",
     )
     rerank_lexical_weight: float = Field(
         0.5,
