@@ -23,7 +23,7 @@ from nodes.prompts import ORCHESTRATOR_SYSTEM, ORCHESTRATOR_USER, as_data
 from nodes.reasoning import decide, fallbacks_of
 from nodes.schemas import Decision
 from state.context import Context
-from state.fif_state import Action, FiFState, StepRecord, Strategy, Subquery
+from state.fif_state import Action, FiFState, StepRecord, Strategy, Subquery, bridge_entry
 from state.views import pending_bridge
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
@@ -127,9 +127,7 @@ def _target(
         if subquery["text"].strip().lower() == text.strip().lower():
             return subquery, []
     if bridge is not None and bridge[1].strip().lower() == text.strip().lower():
-        new: Subquery = {"index": len(subqueries), "text": bridge[1], "status": "unknown",
-                         "answer": None, "origin": "bridge",
-                         "parent": bridge[0]["subquery_index"]}  # fmt: skip
+        new = bridge_entry(len(subqueries), bridge[1], bridge[0])
         return new, [new]
     current = current_subqueries(state)
     parent = current[0]["index"] if current else None

@@ -22,7 +22,7 @@ from nodes.rules import (
     should_replan,
 )
 from state.context import Context
-from state.fif_state import Action, FiFState, StepRecord, Strategy, Subquery
+from state.fif_state import Action, FiFState, StepRecord, Strategy, Subquery, bridge_entry
 from state.views import (
     best_success,
     failed_anchors,
@@ -125,21 +125,14 @@ def _bridge(
     found: list[Subquery] = []
     while pending := pending_bridge({**state, "subqueries": planned}, context.tuning.bridge_hops):
         source, text = pending
-        subquery: Subquery = {
-            "index": len(planned),
-            "text": text,
-            "status": "unknown",
-            "answer": None,
-            "origin": "bridge",
-            "parent": source["subquery_index"],
-        }
         if not bridge_page_found(graph, state, source.get("bridge_pages", [])):
             strategy = next_rung(state.get("history", []), text, None, context, 1)
             if strategy is None:
                 break
+            subquery = bridge_entry(len(planned), text, source)
             why = f"bridge: the evidence of step {source['step']} names the next entity"
             return search(subquery, strategy, None, why), [*found, subquery]
-        facet: Subquery = {**subquery, "status": "answerable"}
+        facet = bridge_entry(len(planned), text, source, "answerable")
         found.append(facet)
         planned.append(facet)
     if not found:

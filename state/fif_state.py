@@ -114,6 +114,14 @@ class Ranked(TypedDict):
     score: float
 
 
+def bridge_entry(
+    index: int, text: str, source: StepRecord, status: SubqueryStatus = "unknown"
+) -> Subquery:
+    """Build the bridge subquery a step's evidence suggests, at plan position `index`."""
+    return {"index": index, "text": text, "status": status, "answer": None,
+            "origin": "bridge", "parent": source["subquery_index"]}  # fmt: skip
+
+
 def ranked_entry(component_id: str, doc_id: str, kind: str, score: float) -> Ranked:
     """Build one ranking entry (every system's ranking is a list of these)."""
     return {"component_id": component_id, "doc_id": doc_id, "type": kind, "score": score}
