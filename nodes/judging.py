@@ -136,7 +136,11 @@ def _updates(
     context: Context,
     meter: CostMeter,
 ) -> list[Subquery]:
-    """Mark the step's subquery, and any open subquery the top component also answers."""
+    """Mark the step's subquery, and any open subquery the top component also answers.
+
+    An open subquery answered so records the component (`Subquery.found`): the reranker
+    keeps it in the top k as if the subquery's own hop had found it.
+    """
     answer = evidence_text(index, step["components"][0])  # type: ignore[arg-type]
     target = subqueries[step["subquery_index"]]
     updates: list[Subquery] = [
@@ -156,7 +160,7 @@ def _updates(
         scores = best_per_parent(index, vector, [top], "subcomponent", meter)
         score = scores.get(top, (-1.0, ""))[0]
         if score >= context.tuning.success_score + context.tuning.also_answers_margin:
-            updates.append({**subquery, "status": "answerable", "answer": answer})
+            updates.append({**subquery, "status": "answerable", "answer": answer, "found": top})
     return updates
 
 

@@ -37,6 +37,8 @@ class Subquery(TypedDict):
     parent: NotRequired[int]
     """For a rewrite: the subquery it replaces; for a bridge: the subquery whose evidence
     named the bridge entity."""
+    found: NotRequired[str]
+    """For a subquery another subquery's step also answered: that step's top component."""
 
 
 class Strategy(TypedDict):

@@ -114,7 +114,9 @@ def subquery_finds(state: FiFState) -> list[str]:
     """Return the top find of each successful global hop on a subquery of its own.
 
     Of its own: any but the question itself (a bridge, one entity of a comparison, a
-    rewrite). First-found order, each once.
+    rewrite). A subquery another's step answered on the way (`Subquery.found`: "Are
+    Frozen and Escape from the Dark both animated?" finds Escape from the Dark's page
+    first) counts with that step's top component. First-found order, each once.
     """
     question = state.get("question")
     finds = [
@@ -125,7 +127,9 @@ def subquery_finds(state: FiFState) -> list[str]:
         and step["strategy"]["doc_mode"] != "neighbors"
         and step["subquery"] != question
     ]
-    return list(dict.fromkeys(finds))
+    plan = state.get("subqueries", [])
+    also = [s["found"] for s in plan if "found" in s and s["text"] != question]
+    return list(dict.fromkeys([*finds, *also]))
 
 
 def spent_bridge(subquery: Subquery, history: Sequence[StepRecord]) -> bool:

@@ -212,3 +212,15 @@ def test_subquery_finds_are_the_tops_of_global_hops_on_subqueries_of_their_own()
     ]  # fmt: skip
     state = {"question": question, "history": history}
     assert subquery_finds(state) == ["drummer::p0"]  # type: ignore[arg-type]
+
+
+def test_a_subquery_answered_on_the_way_counts_with_the_component_that_answered_it() -> None:
+    question = "Are Frozen and Escape from the Dark both animated features?"
+    history = [step(0, 0, success=True, subquery=question, components=["escape::p0", "f::p0"])]
+    plan = [
+        subquery(0, "not answerable"),
+        {**subquery(1, "answerable"), "text": "Escape from the Dark", "found": "escape::p0"},
+        {**subquery(2, "answerable"), "text": question, "found": "f::p0"},  # the question's own
+    ]
+    state = {"question": question, "history": history, "subqueries": plan}
+    assert subquery_finds(state) == ["escape::p0"]  # type: ignore[arg-type]
