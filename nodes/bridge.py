@@ -3,10 +3,10 @@
 A multi-hop question reaches its answer through an entity that the first hop finds and the
 question does not name ("the home team that played Port Adelaide" -> the row's "West
 Coast"). The evidence node of a successful step (the best row or sentence of its top
-component, re-chosen by cosine plus BM25 as link hops choose their linking row; a
-sentence only among those linking on) is read for entities: a row's cells, or the
-titles of the documents a sentence links to or mentions (hyperlinks or the mention edges
-`fif build` adds to link-less corpora).
+component, or of a near tie covering more of the question; re-chosen by cosine plus BM25
+as link hops choose their linking row; a sentence only among those linking on) is read
+for entities: a row's cells, or the titles of the documents a sentence links to or
+mentions (hyperlinks or the mention edges `fif build` adds to link-less corpora).
 Entities the question already names are no bridge, nor are those naming only pages a
 step of the run already had on top: a chain of three or four pages walks on, not back
 (the author's page names the novel the run came from). A cell whose column header
@@ -29,9 +29,9 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from nodes.hop import lexical_scores, linking_scores, node_similarities, residual_text
-from nodes.lexical import content_words, covered_terms
+from nodes.lexical import content_words, covered_share, covered_terms
 from nodes.plan_heuristics import named_documents
-from state.fif_state import FiFState, StepRecord
+from state.fif_state import FiFState, Found, StepRecord
 from state.views import top_pages
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
@@ -156,6 +156,22 @@ def evidence_node(
     return max(parts, key=lambda node: (score[node], node))
 
 
+def evidence_component(
+    index: CorpusIndex, question: str, components: Sequence[Found], tie_margin: float
+) -> str:
+    """Return the component a step's bridge is read from.
+
+    Components scoring within `tie_margin` of the step's best are a near tie: the hop
+    cannot tell which one the question is about. The one whose text covers most of the
+    question's terms wins, then the better ranked ("the April 2010 cover of Teen Vogue":
+    the Teen Vogue covers table, not a Vogue (US) one scoring a hair higher).
+    """
+    best = components[0]["score"]
+    tied = [found["id"] for found in components if found["score"] >= best - tie_margin]
+    share = {node: covered_share(question, covered_terms(index, [node])) for node in tied}
+    return max(tied, key=lambda node: (share[node], -tied.index(node)))
+
+
 def bridge_subquery(
     index: CorpusIndex,
     question: str,
@@ -163,14 +179,17 @@ def bridge_subquery(
     lexical_weight: float,
     meter: CostMeter,
     visited: Collection[str] = (),
+    tie_margin: float = 0.0,
 ) -> Bridge | None:
     """Return the next subquery from the bridge entity a step's evidence names, if any.
 
-    Entities that name only `visited` documents (see `candidate_entities`) are skipped.
+    The evidence is read from the step's top component, or from a near tie of it that
+    covers more of the question (`evidence_component`). Entities that name only `visited`
+    documents (see `candidate_entities`) are skipped.
     """
     if not step["components"]:
         return None
-    top = step["components"][0]["id"]
+    top = evidence_component(index, question, step["components"], tie_margin)
     node = evidence_node(index, question, top, lexical_weight, meter, visited)
     entity = choose_entity(candidate_entities(index, question, node, visited))
     if entity is None:

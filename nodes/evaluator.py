@@ -122,7 +122,8 @@ def bridge_of(
     tuning = context.tuning
     if tuning.bridge_hops < 1 or not success or step["strategy"]["doc_mode"] == "neighbors":
         return None
-    bridge = bridge_subquery(index, question, step, tuning.bridge_lexical_weight, meter, visited)
+    weight, margin = tuning.bridge_lexical_weight, tuning.bridge_tie_margin
+    bridge = bridge_subquery(index, question, step, weight, meter, visited, margin)
     if bridge:  # embedded while the anchor's links are followed: its hop comes after
         index.prefetch_queries([bridge.text])
     return bridge

@@ -186,3 +186,19 @@ def test_an_entity_naming_a_page_already_on_top_is_no_bridge(linkless_index: Pat
         "Northport",
         "Pier Park",
     ]
+
+
+@pytest.mark.parametrize(
+    ("table_score", "margin", "expected"),
+    [(0.88, 0.03, "Northport"), (0.88, 0.0, None), (0.8, 0.03, None)],
+    ids=["near-tie", "no-margin", "clear-lead"],
+)
+def test_a_near_tie_covering_more_of_the_question_is_read_for_the_bridge(
+    linkless_index: Path, table_score: float, margin: float, expected: str | None
+) -> None:
+    """Eastvale's page scores a hair higher but names no entity; the table covers more."""
+    index = open_index(linkless_index)
+    step = _step(["eastvale::p0", TABLE])
+    step["components"][1]["score"] = table_score
+    bridge = bridge_subquery(index, QUESTION, step, 0.2, CostMeter(), tie_margin=margin)
+    assert (bridge.text.split()[0] if bridge else None) == expected
