@@ -28,10 +28,11 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from nodes.hop import lexical_scores, linking_scores, node_similarities, residual_text
+from nodes.hop import residual_text, row_scores
 from nodes.lexical import content_words, covered_share, covered_terms
 from nodes.plan_heuristics import named_documents
 from state.fif_state import FiFState, Found, StepRecord
+from state.tuning import FiFTuning
 from state.views import top_pages
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
@@ -129,11 +130,13 @@ def evidence_node(
     lexical_weight: float,
     meter: CostMeter,
     visited: Collection[str] = (),
+    superlative_weight: float = 0.0,
 ) -> str:
     """Return the row or sentence of a component that the question is about.
 
     Rows and sentences are scored by cosine plus `lexical_weight` times their BM25 among
-    the component's parts, as link hops score linking rows: the row repeating the
+    the component's parts, as link hops score linking rows (`nodes.hop.row_scores`, with
+    `superlative_weight` for the rows a superlative picks): the row repeating the
     question's rare values is the one its entity is read from. A sentence names entities
     only through its links, so only sentences linking to a page not `visited` compete
     (when there are any): "She was born in Young" over the sentence matching the question
@@ -148,11 +151,7 @@ def evidence_node(
         return component
     with meter.timed("embedding"):
         vector = index.embed_query(question)
-    score = linking_scores(
-        node_similarities(index, vector, parts, meter),
-        lexical_scores(index, question, parts),
-        lexical_weight,
-    )
+    score = row_scores(index, question, vector, parts, meter, lexical_weight, superlative_weight)
     return max(parts, key=lambda node: (score[node], node))
 
 
@@ -176,21 +175,21 @@ def bridge_subquery(
     index: CorpusIndex,
     question: str,
     step: StepRecord,
-    lexical_weight: float,
+    tuning: FiFTuning,
     meter: CostMeter,
     visited: Collection[str] = (),
-    tie_margin: float = 0.0,
 ) -> Bridge | None:
     """Return the next subquery from the bridge entity a step's evidence names, if any.
 
     The evidence is read from the step's top component, or from a near tie of it that
-    covers more of the question (`evidence_component`). Entities that name only `visited`
-    documents (see `candidate_entities`) are skipped.
+    covers more of the question (`evidence_component`, `tuning.bridge_tie_margin`).
+    Entities that name only `visited` documents (see `candidate_entities`) are skipped.
     """
     if not step["components"]:
         return None
-    top = evidence_component(index, question, step["components"], tie_margin)
-    node = evidence_node(index, question, top, lexical_weight, meter, visited)
+    top = evidence_component(index, question, step["components"], tuning.bridge_tie_margin)
+    weight, superlative = tuning.bridge_lexical_weight, tuning.superlative_weight
+    node = evidence_node(index, question, top, weight, meter, visited, superlative)
     entity = choose_entity(candidate_entities(index, question, node, visited))
     if entity is None:
         return None

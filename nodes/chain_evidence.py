@@ -11,13 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from nodes.hop import (
-    lexical_scores,
-    linking_scores,
-    node_similarities,
-    parts_first,
-    residual_text,
-)
+from nodes.hop import parts_first, residual_text, row_scores
 from nodes.lexical import covered_share, covered_terms
 from nodes.traversal import component_scores
 from state.fif_state import Candidate
@@ -90,12 +84,13 @@ def path_penalties(
     question: str,
     candidates: Mapping[str, Candidate],
     meter: CostMeter,
-    lexical_weight: float,
+    tuning: FiFTuning,
 ) -> dict[tuple[str, str], float]:
     """Return, per (source, target) reached by a hop, how far its linking node trails.
 
     The value is 0 when the link left the source component's best-matching row or
-    sentence and negative otherwise.
+    sentence (scored as link hops score them, `nodes.hop.row_scores`) and negative
+    otherwise.
     """
     reached: dict[str, list[tuple[str, str]]] = {}
     for node, candidate in candidates.items():
@@ -112,9 +107,8 @@ def path_penalties(
     for owner, pairs in reached.items():
         nodes = [owner, *index.graph.children(owner)]
         linking = parts_first(index.graph, [n for n in nodes if outgoing_links(index.graph, n)])
-        sims = node_similarities(index, vector, linking, meter)
-        lexical = lexical_scores(index, question, linking)
-        score = linking_scores(sims, lexical, lexical_weight)
+        weights = tuning.lexical_weight, tuning.superlative_weight
+        score = row_scores(index, question, vector, linking, meter, *weights)
         top = max(score.values(), default=0.0)
         for node, via in pairs:
             penalties[(owner, node)] = score.get(via, top) - top
@@ -157,7 +151,7 @@ def link_evidence(
     tuning: FiFTuning,
 ) -> dict[tuple[str, str], float]:
     """Return, per chain, its three evidence terms weighted by `tuning` and summed."""
-    penalty = path_penalties(index, question, candidates, meter, tuning.lexical_weight)
+    penalty = path_penalties(index, question, candidates, meter, tuning)
     rest = residual_fit(index, question, pairs, source_terms(index, pairs), meter)
     co_link = co_link_support(index, pairs, rest) if tuning.co_link_weight > 0 else {}
     return {

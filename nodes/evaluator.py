@@ -122,8 +122,7 @@ def bridge_of(
     tuning = context.tuning
     if tuning.bridge_hops < 1 or not success or step["strategy"]["doc_mode"] == "neighbors":
         return None
-    weight, margin = tuning.bridge_lexical_weight, tuning.bridge_tie_margin
-    bridge = bridge_subquery(index, question, step, weight, meter, visited, margin)
+    bridge = bridge_subquery(index, question, step, tuning, meter, visited)
     if bridge:  # embedded while the anchor's links are followed: its hop comes after
         index.prefetch_queries([bridge.text])
     return bridge

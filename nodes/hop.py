@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nodes.lexical import content_words, covered_terms
+from nodes.superlatives import superlative_nodes
 from state.tuning import FiFTuning
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
@@ -76,9 +77,9 @@ def link_hop(
     if not linked:
         return None
     sources = list(dict.fromkeys(s for found in linked.values() for s in found))
-    vector_score = node_similarities(index, query, sources, meter)
-    lexical = lexical_scores(index, subquery, sources)
-    score = linking_scores(vector_score, lexical, tuning.lexical_weight)
+    score = row_scores(
+        index, subquery, query, sources, meter, tuning.lexical_weight, tuning.superlative_weight
+    )
     via = {doc: best_linking_node(graph, found, score) for doc, found in linked.items()}
     top = max(score[source] for source in via.values())
     prior = {doc: tuning.link_prior * (score[source] - top) for doc, source in via.items()}
@@ -125,6 +126,32 @@ def best_linking_node(graph: LayeredGraph, found: Sequence[str], score: Mapping[
 def hop_residual(index: CorpusIndex, subquery: str, components: Sequence[str]) -> str:
     """Return what a link hop from these anchor components asks of the pages they link to."""
     return residual_text(subquery, covered_terms(index, components))
+
+
+def row_scores(
+    index: CorpusIndex,
+    text: str,
+    vector: np.ndarray,
+    nodes: Sequence[str],
+    meter: CostMeter,
+    lexical_weight: float,
+    superlative_weight: float,
+) -> dict[str, float]:
+    """Score the rows or sentences a link leaves from, or a bridge is read from.
+
+    Cosine plus `lexical_weight` times their BM25 among `nodes` (`linking_scores`), plus
+    `superlative_weight` for the table rows holding the value the text's superlative
+    picks ("the least capacity": `nodes.superlatives`).
+    """
+    score = linking_scores(
+        node_similarities(index, vector, nodes, meter),
+        lexical_scores(index, text, nodes),
+        lexical_weight,
+    )
+    if superlative_weight > 0:
+        for node in superlative_nodes(index.graph, text, nodes):
+            score[node] += superlative_weight
+    return score
 
 
 def linking_scores(

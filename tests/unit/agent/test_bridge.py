@@ -103,11 +103,11 @@ def test_the_row_the_question_is_about_names_the_bridge(linkless_index: Path) ->
 
 def test_bridge_subquery_is_the_entity_plus_what_the_evidence_leaves(linkless_index: Path) -> None:
     index = open_index(linkless_index)
-    bridge = bridge_subquery(index, QUESTION, _step([TABLE]), 0.2, CostMeter())
+    bridge = bridge_subquery(index, QUESTION, _step([TABLE]), FiFTuning(), CostMeter())
     assert bridge is not None and bridge.text.startswith("Northport ")
     assert "founded" in bridge.text and "Eastvale" not in bridge.text
     assert bridge.pages == ()  # "Northport" is no page's title: only a search can find it
-    assert bridge_subquery(index, QUESTION, _step([]), 0.2, CostMeter()) is None
+    assert bridge_subquery(index, QUESTION, _step([]), FiFTuning(), CostMeter()) is None
 
 
 @pytest.mark.parametrize(
@@ -200,5 +200,6 @@ def test_a_near_tie_covering_more_of_the_question_is_read_for_the_bridge(
     index = open_index(linkless_index)
     step = _step(["eastvale::p0", TABLE])
     step["components"][1]["score"] = table_score
-    bridge = bridge_subquery(index, QUESTION, step, 0.2, CostMeter(), tie_margin=margin)
+    tuning = FiFTuning(bridge_tie_margin=margin)
+    bridge = bridge_subquery(index, QUESTION, step, tuning, CostMeter())
     assert (bridge.text.split()[0] if bridge else None) == expected
