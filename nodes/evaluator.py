@@ -12,6 +12,7 @@ from nodes.chain_evidence import prefetch_chain_residuals
 from nodes.guards import unsupported_answer
 from nodes.hop import hop_residual
 from nodes.judging import Verdict, chain_coverage, judge_offline, judge_with_llm
+from nodes.plan_heuristics import compares_named_entities
 from nodes.reasoning import Decided, decide, fallbacks_of
 from nodes.traversal import step_region
 from state.context import Context
@@ -62,7 +63,7 @@ def evaluator(state: FiFState, runtime: Runtime[Context]) -> EvaluatorUpdate:
     verdict: Verdict = decided.value
     declare_hop_residual(index, step)
     visited = top_pages([*state.get("history", []), step])
-    bridge = bridge_of(index, state["question"], step, verdict.success, context, meter, visited)
+    bridge = bridge_of(index, state, step, verdict.success, context, meter, visited)
     prefetch_chain_residuals(index, state["question"], list(state.get("candidates", {})))
     record = judged_record(step, verdict, decided, meter)
     if bridge:
@@ -108,7 +109,7 @@ def declare_hop_residual(index: CorpusIndex, step: StepRecord) -> None:
 
 def bridge_of(
     index: CorpusIndex,
-    question: str,
+    state: FiFState,
     step: StepRecord,
     success: bool,
     context: Context,
@@ -118,9 +119,15 @@ def bridge_of(
     """Return the bridge subquery of a successful global step (None for hops and failures).
 
     The bridge entity names a document no step had on top yet (`visited`): a chain walks on.
+    A question comparing entities it names (`compares_named_entities`) reads none unless
+    `tuning.comparison_bridges`: its answer is on their own pages.
     """
-    tuning = context.tuning
+    tuning, question = context.tuning, state["question"]
     if tuning.bridge_hops < 1 or not success or step["strategy"]["doc_mode"] == "neighbors":
+        return None
+    if not tuning.comparison_bridges and compares_named_entities(
+        question, state.get("subqueries", [])
+    ):
         return None
     bridge = bridge_subquery(index, question, step, tuning, meter, visited)
     if bridge:  # embedded while the anchor's links are followed: its hop comes after

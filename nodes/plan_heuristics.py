@@ -16,8 +16,9 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from nodes.answer_types import question_shape
 from nodes.lexical import content_words
-from state.fif_state import StepRecord
+from state.fif_state import StepRecord, Subquery
 from state.views import best_success, successes
 from tools.corpus_index import CorpusIndex
 from tools.graph_nav import neighbors
@@ -65,6 +66,17 @@ def decompose(index: CorpusIndex, question: str, max_subqueries: int) -> list[st
     tail = " ".join(rest)
     tasks = [f"{entity} {tail}".strip() for entity in distinct[: max_subqueries - 1]]
     return [question, *tasks][:max_subqueries]
+
+
+def compares_named_entities(question: str, subqueries: Sequence[Subquery]) -> bool:
+    """Tell whether a question compares entities it names ("Are A and B both ...?").
+
+    Two or more subqueries of the initial plan besides the question (one per named
+    entity, `decompose`), and a question asking yes or no, or to choose ("A or B?").
+    Its answer lies on the named entities' own pages, not on pages they lead to.
+    """
+    entities = [s for s in subqueries if s["origin"] == "initial" and s["index"] > 0]
+    return len(entities) >= 2 and question_shape(question).kind in ("yesno", "choice")
 
 
 def replan(index: CorpusIndex, question: str, history: Sequence[StepRecord]) -> list[str]:

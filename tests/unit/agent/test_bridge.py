@@ -10,9 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from agent_records import subquery
 from agent_runs import build_pages, final_state, paragraph_page
 
 from nodes.bridge import bridge_subquery, candidate_entities, choose_entity, evidence_node
+from nodes.evaluator import bridge_of
+from nodes.plan_heuristics import compares_named_entities
 from nodes.rules import must_stop
 from state.context import Context
 from state.fif_state import FiFState, StepRecord, Subquery
@@ -203,3 +206,30 @@ def test_a_near_tie_covering_more_of_the_question_is_read_for_the_bridge(
     tuning = FiFTuning(bridge_tie_margin=margin)
     bridge = bridge_subquery(index, QUESTION, step, tuning, CostMeter())
     assert (bridge.text.split()[0] if bridge else None) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "entities", "expected"),
+    [
+        ("Are Northport Rovers and Eastvale both rowing clubs?", 2, True),
+        ("Which was founded first, Northport Rovers or Eastvale?", 2, True),
+        ("Are Northport Rovers and Eastvale both rowing clubs?", 1, False),  # one entity
+        ("Who founded the club that beat Northport Rovers and Eastvale?", 2, False),  # open
+    ],
+    ids=["both", "choice", "one-entity", "open-question"],
+)
+def test_a_question_comparing_named_entities(question: str, entities: int, expected: bool) -> None:
+    plan = [subquery(i) for i in range(entities + 1)]
+    assert compares_named_entities(question, plan) is expected
+
+
+def test_a_comparison_reads_no_bridge_unless_asked_to(linkless_index: Path) -> None:
+    """Its answer is on the compared entities' own pages, not on pages they mention."""
+    index, step = open_index(linkless_index), _step([TABLE])
+    off, on = Context(), Context(tuning=FiFTuning(comparison_bridges=True))
+    question = "Did the home team that played Eastvale in the 2004 Harbour Cup and Westbay win?"
+    compared = {"question": question, "subqueries": [subquery(i) for i in range(3)]}
+    single = {"question": question, "subqueries": [subquery(0)]}
+    assert bridge_of(index, compared, step, True, off, CostMeter()) is None
+    assert bridge_of(index, compared, step, True, on, CostMeter()) is not None
+    assert bridge_of(index, single, step, True, off, CostMeter()) is not None
