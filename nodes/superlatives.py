@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from nodes.lexical import STOPWORDS
@@ -98,8 +99,9 @@ _MONTHS = {
 _DAY = re.compile(r"\b([0-3]?\d)\b")
 
 
+@lru_cache(maxsize=256)
 def read_superlative(question: str) -> Superlative | None:
-    """Return the question's first superlative, or None."""
+    """Return the question's first superlative, or None (cached: every row scoring asks)."""
     words = [word.lower() for word in _WORD.findall(question)]
     for position, word in enumerate(words):
         if word not in _SUPERLATIVES:
@@ -168,8 +170,10 @@ def superlative_rows(graph: LayeredGraph, question: str, table: str) -> list[int
     [] when the question has no superlative, or the table no column it orders by.
     """
     superlative = read_superlative(question)
-    if superlative is None:
-        return []
+    return _extreme_rows(graph, superlative, table) if superlative else []
+
+
+def _extreme_rows(graph: LayeredGraph, superlative: Superlative, table: str) -> list[int]:
     attrs = graph.node(table).attrs
     header = [str(h) for h in attrs.get("header", [])]
     rows = [[str(cell) for cell in row] for row in attrs.get("rows", [])]
@@ -190,7 +194,8 @@ def superlative_rows(graph: LayeredGraph, question: str, table: str) -> list[int
 
 def superlative_nodes(graph: LayeredGraph, question: str, nodes: Sequence[str]) -> set[str]:
     """Return the table rows among `nodes` holding the value the question's superlative picks."""
-    if read_superlative(question) is None:
+    superlative = read_superlative(question)
+    if superlative is None:
         return set()
     by_table: dict[str, list[str]] = {}
     for node in nodes:
@@ -199,6 +204,6 @@ def superlative_nodes(graph: LayeredGraph, question: str, nodes: Sequence[str]) 
             by_table.setdefault(str(view.attrs["component_id"]), []).append(node)
     picked: set[str] = set()
     for table, rows in by_table.items():
-        orders = set(superlative_rows(graph, question, table))
+        orders = set(_extreme_rows(graph, superlative, table))
         picked.update(row for row in rows if int(graph.node(row).attrs.get("order", -1)) in orders)
     return picked
