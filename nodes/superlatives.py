@@ -36,7 +36,7 @@ class Superlative:
     column_words: frozenset[str]
     """Stemmed terms that name its column (the words after it, or those it implies)."""
     rank: int
-    """1 for "the most", 2 for "the second most"."""
+    """1 for "the most", 2 for "the second most", 9 for "the 9th-most"."""
 
 
 _SUPERLATIVES: dict[str, tuple[Direction, ValueKind, str]] = {
@@ -63,7 +63,13 @@ _SUPERLATIVES: dict[str, tuple[Direction, ValueKind, str]] = {
 }
 _RECENT = "recent"
 """"most recent": the latest date."""
-_RANKS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3}
+_RANKS = {
+    word: rank
+    for rank, word in enumerate(
+        "second third fourth fifth sixth seventh eighth ninth tenth".split(), start=2
+    )
+}
+_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 _AFTER = 3
 """Content words after the superlative that may name its column."""
 _DATE_HEADERS = frozenset(terms("date year born birth founded established season"))
@@ -110,10 +116,16 @@ def read_superlative(question: str) -> Superlative | None:
         after = [w for w in words[position + 1 :] if w not in STOPWORDS][:_AFTER]
         if word == "most" and after[:1] == [_RECENT]:
             direction, kind, after = "max", "date", after[1:]
-        rank = _RANKS.get(words[position - 1], 1) if position else 1
+        rank = _rank(words[position - 1]) if position else 1
         named = terms(" ".join(after)) | terms(implied)
         return Superlative(direction, kind, frozenset(named), rank)
     return None
+
+
+def _rank(word: str) -> int:
+    """Return the rank an ordinal before a superlative names ("second", "9th"), else 1."""
+    ordinal = _ORDINAL.fullmatch(word)
+    return max(1, int(ordinal.group(1))) if ordinal else _RANKS.get(word, 1)
 
 
 def cell_value(cell: str, kind: ValueKind) -> tuple[float, ...] | None:

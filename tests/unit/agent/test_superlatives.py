@@ -63,11 +63,13 @@ def league_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (QUESTION, "min", "number", {"capac"}, 1),
         ("Who had the second most points ?", "max", "number", {"point"}, 2),
         ("Who scored the 2nd most goals ?", "max", "number", {"goal"}, 2),
+        ("Which is the 9th-most populous state ?", "max", "number", {"popul"}, 9),
+        ("the fourth highest score", "max", "number", {"score"}, 4),
         ("What is the most recent season's champion ?", "max", "date", {"season"}, 1),
         ("Where was the tallest player born ?", "max", "number", {"height"}, 1),
         ("Which club is the oldest ?", "min", "date", {"found"}, 1),
     ],
-    ids=["least", "second-most", "2nd-most", "most-recent", "tallest", "oldest"],
+    ids=["least", "second", "2nd", "9th", "fourth", "most-recent", "tallest", "oldest"],
 )
 def test_read_superlative(question, direction, kind, words, rank) -> None:
     read = read_superlative(question)
