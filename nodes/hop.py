@@ -139,26 +139,17 @@ def row_scores(
 ) -> dict[str, float]:
     """Score the rows or sentences a link leaves from, or a bridge is read from.
 
-    Cosine plus `lexical_weight` times their BM25 among `nodes` (`linking_scores`), plus
-    `superlative_weight` for the table rows holding the value the text's superlative
-    picks ("the least capacity": `nodes.superlatives`).
+    Cosine plus `lexical_weight` times their BM25 among `nodes`, plus `superlative_weight`
+    for the table rows holding the value the text's superlative picks ("the least
+    capacity": `nodes.superlatives`).
     """
-    score = linking_scores(
-        node_similarities(index, vector, nodes, meter),
-        lexical_scores(index, text, nodes),
-        lexical_weight,
-    )
+    cosine = node_similarities(index, vector, nodes, meter)
+    lexical = lexical_scores(index, text, nodes)
+    score = {node: cosine.get(node, -1.0) + lexical_weight * lexical[node] for node in nodes}
     if superlative_weight > 0:
         for node in superlative_nodes(index.graph, text, nodes):
             score[node] += superlative_weight
     return score
-
-
-def linking_scores(
-    cosine: Mapping[str, float], lexical: Mapping[str, float], weight: float
-) -> dict[str, float]:
-    """Return each linking node's cosine plus `weight` times its BM25 among the linking nodes."""
-    return {node: cosine.get(node, -1.0) + weight * value for node, value in lexical.items()}
 
 
 def node_similarities(

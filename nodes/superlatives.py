@@ -170,10 +170,18 @@ def order_column(
     return valued[0] if len(valued) == 1 else None
 
 
+def column_values(
+    rows: Sequence[Sequence[str]], column: int, kind: ValueKind
+) -> dict[int, tuple[float, ...]]:
+    """Return {row order: value} for the rows whose cell in `column` holds a value of `kind`."""
+    cells = {order: row[column] for order, row in enumerate(rows) if column < len(row)}
+    values = {order: cell_value(cell, kind) for order, cell in cells.items()}
+    return {order: value for order, value in values.items() if value is not None}
+
+
 def _parsed_share(rows: Sequence[Sequence[str]], column: int, kind: ValueKind) -> float:
-    cells = [row[column] for row in rows if column < len(row)]
-    parsed = [cell for cell in cells if cell_value(str(cell), kind) is not None]
-    return len(parsed) / len(cells) if cells else 0.0
+    cells = sum(column < len(row) for row in rows)
+    return len(column_values(rows, column, kind)) / cells if cells else 0.0
 
 
 def superlative_rows(graph: LayeredGraph, question: str, table: str) -> list[int]:
@@ -192,11 +200,7 @@ def _extreme_rows(graph: LayeredGraph, superlative: Superlative, table: str) -> 
     column = order_column(header, rows, superlative)
     if column is None:
         return []
-    values = {
-        order: value
-        for order, row in enumerate(rows)
-        if column < len(row) and (value := cell_value(row[column], superlative.kind)) is not None
-    }
+    values = column_values(rows, column, superlative.kind)
     ordered = sorted(set(values.values()), reverse=superlative.direction == "max")
     if len(ordered) < superlative.rank:
         return []
