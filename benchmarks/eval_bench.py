@@ -114,13 +114,13 @@ def kill_and_resume(
 def ask_latency(bundle: Path, index_dir: Path, n: int) -> dict[str, dict[str, float]]:
     """Time FiF on the first n questions: a fresh `fif ask` process each, then in-process."""
     from graph_agent.replay import ask_checkpointed
-    from state.context import Context
+    from state.settings import RunSettings
     from tools.corpus_index import open_index
 
     lines = (bundle / "questions.jsonl").read_text(encoding="utf-8").splitlines()[:n]
     questions = [json.loads(line)["question"] for line in lines]
     cold = [_timed(partial(_fif_ask_process, q, index_dir)) for q in questions]
-    context = Context(index_dir=str(index_dir))
+    context = RunSettings(index_dir=str(index_dir))
     forget = open_index(str(index_dir)).forget_queries
     ask_checkpointed(questions[0], context)  # warm-up: models, index, compiled graph
 

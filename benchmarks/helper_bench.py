@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from graph_agent.api import ask
-from state.context import Context
+from state.settings import RunSettings
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
 from tools.search import dense_search
@@ -40,7 +40,7 @@ def main() -> None:
     args = parser.parse_args()
     lines = (args.bundle / "questions.jsonl").read_text(encoding="utf-8").splitlines()
     questions = [json.loads(line)["question"] for line in lines if line.strip()][: args.limit]
-    index, context = open_index(args.index), Context(index_dir=str(args.index))
+    index, context = open_index(args.index), RunSettings(index_dir=str(args.index))
     helper = index.queries.helper
     if helper is None:
         raise SystemExit("no helper for this index's embedder (or FIF_EMBED_HELPER=0)")

@@ -23,10 +23,9 @@ from evals.datasets.questions import EvalExample, load_questions
 from evals.halves import HALVES, half_of
 from evals.metrics import exact_match, token_f1
 from evals.results_log import read_latest
-from nodes.answerer import answer_from_components
-from state.context import Context
+from nodes.core.answering import answer_from_components
 from state.reader_tuning import ReaderTuning
-from state.tuning import FiFTuning
+from state.settings import RunSettings
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 
@@ -48,7 +47,7 @@ def saved_rankings(run_dir: Path, system: str, half: str) -> tuple[str, Items]:
 
 def scores(index_dir: str, index: CorpusIndex, items: Items, reader: ReaderTuning) -> str:
     """Return 'EM a/n F1 f' of the offline answers to the items with this reader tuning."""
-    context = Context(index_dir=index_dir, tuning=FiFTuning(reader=reader))
+    context = RunSettings(index_dir=index_dir, reader=reader)
     em = f1 = 0.0
     for example, ranking in items:
         answer = answer_from_components(index, example.question, ranking, context, CostMeter())

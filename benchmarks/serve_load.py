@@ -36,7 +36,7 @@ from typing import Any
 
 from graph_agent.replay import sqlite_checkpointer
 from graph_agent.systems import ask_system
-from state.context import Context
+from state.settings import RunSettings
 from tools.corpus_index import open_index
 from tools.search import dense_search
 
@@ -158,7 +158,7 @@ class LibraryPath:
 
     def __init__(self, index: Path) -> None:
         self.index = open_index(index)
-        self.context = Context.from_env({"index_dir": str(index), "top_k": K})
+        self.context = RunSettings.from_env({"index_dir": str(index), "top_k": K})
         self.asked: dict[str, str] = {}
 
     def search(self, query: str) -> None:
@@ -174,7 +174,7 @@ class LibraryPath:
 
 def unmixed(index: Path, asked: dict[str, str]) -> list[str]:
     """Return the threads whose checkpoints hold another question or more than one run."""
-    from graph_agent.graph import fif_graph
+    from graph_agent.fif_graph import fif_graph
 
     mixed = []
     with sqlite_checkpointer(index) as saver:

@@ -21,9 +21,9 @@ from corpus_builder.prompts import (
     SUMMARY_USER,
 )
 from corpus_builder.summarizer import SUMMARY_MAX_CHARS, SummaryFailure, clip
-from state.context import Context
 from state.corpus import Component, Document
 from state.render import content_text
+from state.settings import RunSettings
 from tools.chat_models import REGISTERED_PREFIX, packaged_smollm2
 from tools.cost import CostMeter
 from tools.llm_calls import LLMFailure, StructuredCaller, caller_for
@@ -92,7 +92,7 @@ def _component_text(component: Component) -> str:
 class LLMSummarizer:
     """Summaries written by the context's chat model (openai, local or a registered model)."""
 
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context: RunSettings) -> None:
         """Name the summarizer after prompt and model; the model itself loads on first use."""
         self.context = context
         self.meter = CostMeter()
@@ -135,7 +135,7 @@ def whole_sentences(text: str) -> str:
     return text[: end + 1] if end > len(text) // 2 else text
 
 
-def model_label(context: Context) -> str:
+def model_label(context: RunSettings) -> str:
     """Name the chat model a context selects, without loading it."""
     if context.chat_model.startswith(REGISTERED_PREFIX):
         return context.chat_model.removeprefix(REGISTERED_PREFIX)

@@ -13,8 +13,8 @@ from typing import Literal, get_args
 from corpus_builder.llm_summaries import LLMSummarizer
 from corpus_builder.splitters import split_sentences
 from corpus_builder.summarizer import SUMMARY_MAX_CHARS, Summarizer, SummaryFailure, clip
-from state.context import Context
 from state.corpus import Document
+from state.settings import RunSettings
 from tools.errors import ConfigError
 
 logger = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ def _pdf_summary(document: Document) -> str:
     return clip(". ".join(part.rstrip(". ") for part in parts if part) + ".")
 
 
-def load_summarizer(choice: str, context: Context | None = None) -> Summarizer:
+def load_summarizer(choice: str, context: RunSettings | None = None) -> Summarizer:
     """Return the summarizer a `--summaries` choice names.
 
     `openai` and `local` write summaries with the context's chat model (its model name,
@@ -80,5 +80,5 @@ def load_summarizer(choice: str, context: Context | None = None) -> Summarizer:
         return ExtractiveSummarizer()
     if choice not in SUMMARY_CHOICES:
         raise ConfigError(f"--summaries {choice!r}: choose one of {', '.join(SUMMARY_CHOICES)}")
-    context = context or Context()
+    context = context or RunSettings()
     return LLMSummarizer(context.model_copy(update={"backend": choice}))

@@ -25,8 +25,8 @@ from pydantic import BaseModel, Field, field_validator
 from corpus_builder.llm_summaries import model_label
 from corpus_builder.prompts import TRIPLET_PROMPT_VERSION, TRIPLET_SYSTEM, TRIPLET_USER
 from corpus_builder.texts import component_text, context_title, subcomponent_text, with_title
-from state.context import Context
 from state.corpus import Document, PageSpan, Subcomponent
+from state.settings import RunSettings
 from tools.chat_models import REGISTERED_PREFIX, load_chat_model, packaged_smollm2
 from tools.cost import CostMeter
 from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableError, install_hint
@@ -166,7 +166,7 @@ def batches(units: Sequence[TripletUnit]) -> Iterator[list[TripletUnit]]:
 class TripletExtractor:
     """Triplets written by the context's chat model (openai, local or a registered model)."""
 
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context: RunSettings) -> None:
         """Name the extractor after prompt and model; the model itself loads on first use."""
         self.context = context
         self.meter = CostMeter()
@@ -237,7 +237,7 @@ class TripletExtractor:
                 "output_tokens": meter.output_tokens, "usd": round(meter.usd, 6)}  # fmt: skip
 
 
-def load_triplet_extractor(context: Context) -> TripletExtractor:
+def load_triplet_extractor(context: RunSettings) -> TripletExtractor:
     """Return the extractor of `fif build --triplets` after checking its model is configured.
 
     Raises:

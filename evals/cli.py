@@ -17,7 +17,7 @@ from rich.table import Table
 from evals.regressions import DEFAULT_CANDIDATE
 from graph_agent.cli_options import ChromaOpt
 from graph_agent.render import make_console
-from state.context import Backend
+from state.settings import Backend
 
 if TYPE_CHECKING:
     from evals.judge_run import JudgeSummary
@@ -161,9 +161,9 @@ def _print_outcome(summary: RunSummary, files: ReportFiles, judged: JudgeSummary
 def _judge(summary: RunSummary, backend: str, workers: int) -> JudgeSummary:
     """Judge the run's answers that have no verdict yet (offline: say why none is asked)."""
     from evals.judge_run import judge_run
-    from state.context import Context
+    from state.settings import RunSettings
 
-    context = Context.from_env({"backend": backend})
+    context = RunSettings.from_env({"backend": backend})
     return judge_run(summary.out_dir, summary.examples, summary.systems, context, workers)
 
 

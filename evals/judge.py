@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field, field_validator
 
 from evals.answer_match import is_answered, match_answer
 from evals.prompts import JUDGE_SYSTEM, JUDGE_USER, JUDGE_VERSION
-from state.context import Context
+from state.settings import RunSettings
 from tools.cost import CostMeter
 from tools.errors import FiFError
 from tools.llm_calls import LLMFailure, StructuredCaller, caller_for
@@ -91,7 +91,7 @@ def _own_reason(verdict: JudgeVerdict) -> None:
 class Judge:
     """Decides correct/incorrect per answer with a chat model, or by number matching."""
 
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context: RunSettings) -> None:
         """Load the context's chat model; with none (or a broken setup) judge offline.
 
         Never raises for a missing model: the problem is logged once and kept in `problem`.

@@ -21,7 +21,7 @@ from evals.datasets.questions import EvalExample
 from evals.judge import Judge, answer_digest
 from evals.prompts import JUDGE_VERSION
 from evals.results_log import KEY_FIELD, RESULTS_FILE, Key, ResultsLog, is_complete, read_latest
-from state.context import Context
+from state.settings import RunSettings
 from tools.cost import CostMeter
 
 logger = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ def judge_run(
     out_dir: Path,
     examples: Sequence[EvalExample],
     systems: Sequence[str],
-    context: Context,
+    context: RunSettings,
     workers: int = 1,
 ) -> JudgeSummary:
     """Judge every current answer of the systems on the examples that has no verdict yet."""

@@ -31,7 +31,7 @@ from evals.run_key import RunKey, manifest_hash, run_key
 from evals.shared_index import SharedIndex, shared_index
 from evals.systems import RunConfig, System, make_system
 from evals.traces import compact_trace
-from state.context import Backend
+from state.settings import Backend
 from tools.errors import (
     ConfigError,
     DatasetFormatError,

@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from evals.datasets.questions import EvalExample
 from graph_agent.api import answer_from_components
-from state.context import Backend, Context
-from state.tuning import FiFTuning
+from state.settings import Backend, RunSettings
 from tools.cost import CostMeter
 from tools.errors import ConfigError
 
@@ -30,25 +29,6 @@ logger = logging.getLogger(__name__)
 
 COST_KEYS: tuple[str, ...] = tuple(CostMeter().as_dict())
 """The cost fields every result line carries (llm_calls, tokens, usd, *_ms, fallbacks)."""
-
-ABLATIONS: dict[str, str] = {
-    "fif-no-backtracking": "no_backtracking",
-    "fif-no-llm-traversal": "no_llm_traversal",
-    "fif-no-global-hop": "no_global_hop",
-    "fif-fixed-granularity": "fixed_granularity",
-    "fif-no-planner": "no_planner",
-}
-"""System name of each FiF ablation → the Context switch it turns on."""
-
-VARIANTS: dict[str, dict[str, Any]] = {
-    "fif-dense-global": {"tuning": FiFTuning(global_search="dense")},
-    "fif-sparse-global": {"tuning": FiFTuning(global_search="sparse")},
-    "fif-keep-first-hop": {"tuning": FiFTuning(first_hop_slots=2)},
-    "fif-hybrid-components": {"tuning": FiFTuning(component_search="hybrid")},
-    "fif-no-lexical-facet": {"tuning": FiFTuning(rerank_lexical_weight=0.0)},
-}
-"""System name of each FiF variant → the Context settings it changes (not a part switched off)."""
-
 
 @dataclass(frozen=True)
 class RunConfig:
@@ -118,15 +98,15 @@ def example_scope(example: EvalExample, config: RunConfig) -> tuple[str, ...] | 
     return example.question_docs
 
 
-def make_context(config: RunConfig, **switches: Any) -> Context:
-    """Return the FiF Context of a run config, with extra fields (ablations, answer) set.
+def make_context(config: RunConfig, kind: type[RunSettings] = RunSettings, **settings: Any) -> Any:
+    """Return a system's settings for a run config, with extra fields (variants, answer) set.
 
     FIF_* settings from the environment apply as in `fif ask` (FIF_CHAT_MODEL, FIF_BASE_URL,
-    FIF_TUNING, ...); the run config and the switches override them.
+    FIF_TUNING, ...); the run config and `settings` override them.
     """
     run = {"index_dir": config.index_dir, "chroma_url": config.chroma_url,
            "backend": config.backend, "top_k": config.top_k}  # fmt: skip
-    return Context.from_env({**run, **switches})
+    return kind.from_env({**run, **settings})
 
 
 class DenseSystem:
@@ -169,7 +149,7 @@ class GraphSystem:
 
     name: str
     ask: Callable[..., Any]
-    context: Context
+    context: RunSettings
     config: RunConfig
     declares_queries: bool = False
     """Whether its runs declare query texts ahead to the embedding helper (FiF's do)."""
@@ -190,91 +170,27 @@ def _single_shot(mode: SearchMode, config: RunConfig) -> System:
     return DenseSystem(mode, config, mode)
 
 
-def _fif(name: str, config: RunConfig) -> System:
-    from graph_agent.api import ask
+def _graph_system(name: str, config: RunConfig) -> System:
+    """Build a registered graph system, or one of its variants, for a run."""
+    from graph_agent.registry import variant_of
 
-    switch = ABLATIONS.get(name)
-    context = make_context(config, **({switch: True} if switch else VARIANTS.get(name, {})))
-    return GraphSystem(name, ask, context, config, declares_queries=True)
-
-
-def _lilac(config: RunConfig) -> System:
-    from graph_agent.lilac_graph import ask_lilac
-    from state.lilac_state import LilacContext
-
-    context = LilacContext(**make_context(config).model_dump())
-    return GraphSystem("lilac", ask_lilac, context, config)
+    spec, settings = variant_of(name)
+    context = make_context(config, spec.context_type, **settings)
+    return GraphSystem(name, spec.ask(), context, config, declares_queries=spec.name == "fif")
 
 
-def _ircot(name: str, config: RunConfig, **settings: Any) -> System:
-    from graph_agent.ircot_graph import ask_ircot
-    from state.ircot_state import IrcotContext
+def _graph_systems() -> dict[str, SystemFactory]:
+    from graph_agent.registry import SYSTEMS as SPECS
 
-    context = IrcotContext(**make_context(config).model_dump(), **settings)
-    return GraphSystem(name, ask_ircot, context, config)
-
-
-MMAPG_ABLATIONS: dict[str, dict[str, Any]] = {
-    "mmapg": {},
-    "mmapg-top-k": {"fixed_top_k": 10},
-    "mmapg-no-split": {"no_modality_split": True},
-    "mmapg-no-examination": {"no_examination": True},
-    "mmapg-single-path": {"single_path": True},
-    "mmapg-no-triplets": {"triplet_kb": False},
-}
-"""MMAPG and its ablations (seed 003, Table 3, A.5): top-10 instead of the radius; no text/image
-split; no examination ("w/o retrieval module"); one path ("w/o graph-guided planning"); rows
-and sentences for the triplet KB ("w/o triplet conversion", = `mmapg` without `--triplets`)."""
-
-
-def _mmapg(name: str, config: RunConfig) -> System:
-    from graph_agent.mmapg_graph import ask_mmapg
-    from state.mmapg_state import MMAPGContext
-
-    settings = {**make_context(config).model_dump(), **MMAPG_ABLATIONS[name]}
-    return GraphSystem(name, ask_mmapg, MMAPGContext(**settings), config)
-
-
-REAGENT_ABLATIONS: dict[str, dict[str, Any]] = {
-    "reagent": {},
-    "reagent-no-backtracking": {"no_backtracking": True},
-    "reagent-local-only": {"global_backtracking": False},
-    "reagent-depth-1": {"backtrack_depth": 1},
-    "reagent-1-subquestion": {"max_subqueries": 1},
-    "reagent-5-subquestions": {"max_subqueries": 5},
-}
-"""ReAgent and its ablations (seed 004, §5.3) → the ReAgentContext fields they set."""
-
-
-def _reagent(name: str, config: RunConfig) -> System:
-    from graph_agent.reagent_graph import ask_reagent
-    from state.reagent_state import ReAgentContext
-
-    # only the run's own settings: ReAgent's defaults (3 sub-questions) must not be overwritten
-    fields = {**make_context(config).model_dump(exclude_unset=True), **REAGENT_ABLATIONS[name]}
-    return GraphSystem(name, ask_reagent, ReAgentContext(**fields), config)
-
-
-def _extraction(config: RunConfig) -> System:
-    from graph_agent.extraction_graph import ask_extraction
-    from state.extraction_state import ExtractionContext
-
-    context = ExtractionContext(**make_context(config).model_dump())
-    return GraphSystem("extraction", ask_extraction, context, config)
+    names = [n for spec in SPECS.values() if spec.replayable for n in (spec.name, *spec.variants)]
+    return {name: partial(_graph_system, name) for name in names}
 
 
 SYSTEMS: dict[str, SystemFactory] = {
     "dense": partial(_single_shot, "dense"),
     "sparse": partial(_single_shot, "sparse"),
     "hybrid": partial(_single_shot, "hybrid"),
-    "fif": partial(_fif, "fif"),
-    **{name: partial(_fif, name) for name in [*ABLATIONS, *VARIANTS]},
-    "lilac": _lilac,
-    "ircot": partial(_ircot, "ircot"),
-    "ircot-dense": partial(_ircot, "ircot-dense", search_mode="dense"),
-    **{name: partial(_mmapg, name) for name in MMAPG_ABLATIONS},
-    **{name: partial(_reagent, name) for name in REAGENT_ABLATIONS},
-    "extraction": _extraction,
+    **_graph_systems(),
 }
 """Every system the runner knows, by name; tests register fakes here."""
 

@@ -1,6 +1,7 @@
-"""FiF's graphs and entry points: `ask`, its `RunResult`, and the `Context` it runs with."""
+"""FiF's graphs and entry points: `ask`, its `RunResult`, and the `RunSettings` it runs with."""
 
-from graph_agent.api import RunResult, ask
-from state.context import Context
+from graph_agent.api import ask
+from graph_agent.results import RunResult
+from state.settings import RunSettings
 
-__all__ = ["Context", "RunResult", "ask"]
+__all__ = ["RunSettings", "RunResult", "ask"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from corpus_builder.build import BuildOptions
 from corpus_builder.pdf_pages import MIB, PdfLimits
-from state.context import Context
+from state.settings import RunSettings
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def build_options(choices: BuildChoices) -> BuildOptions:
         "base_url": choices.base_url,
         "local_model_path": choices.local_model,
     }
-    context = Context.from_env({**llm, "backend": choices.backend})
+    context = RunSettings.from_env({**llm, "backend": choices.backend})
     triplets = None
     if choices.triplets:
         if context.backend == "offline" and choices.summaries in ("openai", "local"):
@@ -70,7 +70,7 @@ def build_options(choices: BuildChoices) -> BuildOptions:
         rebuild=choices.rebuild,
         allow_download=choices.allow_download,
         show_progress=choices.progress,
-        summarizer=load_summarizer(choices.summaries, Context.from_env(llm)),
+        summarizer=load_summarizer(choices.summaries, RunSettings.from_env(llm)),
         region_proposer=load_region_proposer(choices.regions),
         contextual_sentences=choices.contextual,
         triplets=triplets,

@@ -15,7 +15,6 @@ import typer
 from rich.markup import escape
 
 from graph_agent import render
-from graph_agent.api import RunResult
 from graph_agent.cli_options import (
     AblationOpt,
     BaseUrlOpt,
@@ -27,11 +26,12 @@ from graph_agent.cli_options import (
     JsonOpt,
     LocalModelOpt,
     PriceTableOpt,
-    ReplaySystemOpt,
     VisionOpt,
 )
-from graph_agent.systems import ASK_SYSTEMS, ablation_switches, ask_system
-from state.context import DEFAULT_INDEX_DIR
+from graph_agent.registry import SYSTEMS, get_system
+from graph_agent.results import RunResult
+from graph_agent.systems import ablation_switches, run_system
+from state.settings import DEFAULT_INDEX_DIR
 from tools.errors import FiFError
 from tools.questions import require_question
 
@@ -48,7 +48,7 @@ err = render.make_console(stderr=True)
 _state = {"debug": False}
 
 DEFAULT_INDEX = Path(DEFAULT_INDEX_DIR)
-SYSTEM_HELP = " | ".join(ASK_SYSTEMS)
+SYSTEM_HELP = " | ".join(SYSTEMS)
 
 
 @app.callback()
@@ -122,8 +122,8 @@ def search(
     as_json: JsonOpt = False,
 ) -> None:
     """Rank components for a question in one shot: dense, sparse or hybrid (the baselines)."""
+    from state.core import Granularity
     from state.corpus import LAYERS
-    from state.fif_state import Granularity
     from tools.corpus_index import open_index
     from tools.search import SEARCH_MODES, SearchMode, dense_search
 
@@ -165,11 +165,11 @@ def ask(
     system: Annotated[str, typer.Option("--system", "-s", help=SYSTEM_HELP)] = "fif",
 ) -> None:
     """Run a system (FiF by default) on a question; print the ranking, the trace and the cost."""
-    from state.context import price_table_from
+    from state.settings import price_table_from
     from tools.corpus_index import open_index
 
     question = require_question(question, "the question argument", _example("ask"))
-    chosen = ask_system(system)  # an unknown name fails before the index is opened
+    spec = get_system(system)  # an unknown name fails before the index is opened
     overrides = {
         "index_dir": str(index),
         "backend": backend,
@@ -185,9 +185,9 @@ def ask(
         "price_table": price_table_from(price_table, "--price-table") if price_table else None,
         **ablation_switches(system, ablation),
     }
-    context = chosen.context_type.from_env(overrides)
+    context = spec.context(overrides)
     corpus_index = open_index(str(index), chroma_url)
-    _report(corpus_index, chosen.run(question, context, thread, continue_thread), as_json)
+    _report(corpus_index, run_system(system, question, context, thread, continue_thread), as_json)
 
 
 def _example(command: str) -> str:
@@ -213,6 +213,7 @@ def _print_json_result(result: RunResult) -> None:
         "trace": result.history,
         "cost": result.cost,
         "thread_id": result.thread_id,
+        "finished": result.finished,
     }
     out.print_json(json.dumps(payload))
 
@@ -223,7 +224,7 @@ def _print_result(corpus_index: CorpusIndex, result: RunResult) -> None:
     if result.answer:
         out.print(f"answer: {escape(result.answer)}", highlight=False)
     render.history(out, result.history)
-    render.cost(out, result.cost, result.latency_ms)
+    render.cost(out, result.cost, None if result.finished else result.latency_ms)
 
 
 @app.command()
@@ -233,23 +234,23 @@ def replay(
     resume: Annotated[bool, typer.Option("--resume/--list", help="Continue the run.")] = False,
     fork: Annotated[str | None, typer.Option(help="Checkpoint id to fork from.")] = None,
     backend: Annotated[str | None, typer.Option(help="Override the backend for the rerun.")] = None,
-    system: ReplaySystemOpt = "fif",
     as_json: JsonOpt = False,
 ) -> None:
-    """List a thread's checkpoints (forks marked), or resume it, or fork it (FiF)."""
+    """List a thread's checkpoints (forks marked), or resume it, or fork it (any system)."""
     from graph_agent import replay as replays
     from tools.corpus_index import open_index
 
-    if system != "fif" and (resume or fork):
-        raise typer.BadParameter(f"--resume/--fork replay FiF threads; {system} threads list only")
     if not resume and fork is None:
-        rows = replays.list_checkpoints(index, thread, system)
+        rows = replays.list_checkpoints(index, thread)
         if as_json:
             out.print_json(json.dumps([row.__dict__ for row in rows]))
         else:
+            err.print(f"system: {replays.thread_system_of(index, thread)}", highlight=False)
             render.checkpoints(out, rows)
         return
     result = replays.resume(index, thread, fork, {"backend": backend} if backend else None)
+    if result.finished:
+        err.print(f"thread {thread} had finished: nothing to resume; its result:", highlight=False)
     if as_json:
         _print_json_result(result)
         return

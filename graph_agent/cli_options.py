@@ -29,9 +29,6 @@ VisionOpt = Annotated[
 ContinueOpt = Annotated[
     bool, typer.Option("--continue/--no-continue", help="Follow up on --thread's earlier run.")
 ]
-ReplaySystemOpt = Annotated[
-    str, typer.Option(help="Whose checkpoints: fif | reagent | extraction (resume and fork: fif).")
-]
 PriceTableOpt = Annotated[
     str | None,
     typer.Option(help="JSON or a JSON file: model -> \\[usd_in, usd_out] per million tokens."),

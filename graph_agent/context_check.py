@@ -1,4 +1,4 @@
-"""Check a run's input and Context before its first node: a bad one is named, not a deep crash.
+"""Check a run's input and RunSettings before its first node: a bad one is named, not a deep crash.
 
 Studio, the SDK and `graph.invoke` start runs with whatever input and context the caller
 sends (or none: the defaults), past the CLI and `graph_agent.api`. Every graph's entry node
@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from langgraph.runtime import Runtime
 
-from state.context import Context
+from state.settings import RunSettings
 from tools.corpus_index import open_index
 from tools.errors import ContextError, FiFError
 from tools.questions import require_question
@@ -24,7 +24,7 @@ from tools.questions import require_question
 EntryNode = TypeVar("EntryNode", bound=Callable[..., Any])
 
 
-def require_index(context: Context) -> None:
+def require_index(context: RunSettings) -> None:
     """Open the index `context` names (cached), or raise a ContextError naming the field.
 
     Raises:
@@ -51,7 +51,7 @@ def checks_context(node: EntryNode) -> EntryNode:
     """
 
     @functools.wraps(node)
-    def run(state: Any, runtime: Runtime[Context]) -> Any:
+    def run(state: Any, runtime: Runtime[RunSettings]) -> Any:
         require_question(state.get("question"))
         require_index(runtime.context)
         return node(state, runtime)

@@ -14,9 +14,9 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy
 
-from graph_agent.api import RunResult, result_from_state
 from graph_agent.binding import run_on_thread, with_checkpointer
 from graph_agent.context_check import checks_context
+from graph_agent.results import RunResult, result_from_state
 from graph_agent.timing import timed_node
 from nodes.extraction.extractor import extractor
 from nodes.extraction.ranker import ranker

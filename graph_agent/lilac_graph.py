@@ -11,9 +11,9 @@ from typing import Any
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import RetryPolicy
 
-from graph_agent.api import RunResult, result_from_state
 from graph_agent.binding import run_on_thread
 from graph_agent.context_check import checks_context
+from graph_agent.results import RunResult, result_from_state
 from graph_agent.timing import timed_node
 from nodes.lilac.decomposer import decomposer
 from nodes.lilac.traverser import traverser

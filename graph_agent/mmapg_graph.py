@@ -18,9 +18,9 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy, Send
 
-from graph_agent.api import RunResult, result_from_state
 from graph_agent.binding import run_on_thread
 from graph_agent.context_check import checks_context
+from graph_agent.results import RunResult, result_from_state
 from graph_agent.timing import timed_node
 from nodes.mmapg.answerer import answerer
 from nodes.mmapg.finisher import finisher

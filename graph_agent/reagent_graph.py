@@ -21,8 +21,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import RetryPolicy
 
-from graph_agent.api import RunResult
 from graph_agent.context_check import checks_context
+from graph_agent.results import RunResult
 from graph_agent.threads import thread_metadata
 from graph_agent.timing import timed_node
 from nodes.reagent.assembler import assembler

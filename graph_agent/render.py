@@ -154,8 +154,11 @@ def steps(console: Console, records: Sequence[dict[str, object]]) -> None:
         console.print(escape(drawing), highlight=False)
 
 
-def cost(console: Console, tally: dict[str, float], latency_ms: float) -> None:
-    """Print the cost summary: LLM calls, tokens, dollars and the time split."""
+def cost(console: Console, tally: dict[str, float], latency_ms: float | None) -> None:
+    """Print the cost summary: LLM calls, tokens, dollars and the time split.
+
+    `latency_ms` is None for a stored result nothing ran for (a finished thread resumed).
+    """
     t = {
         key: tally.get(key, 0)
         for key in (
@@ -169,9 +172,10 @@ def cost(console: Console, tally: dict[str, float], latency_ms: float) -> None:
             "fallbacks",
         )
     }
+    took = "time of the original run" if latency_ms is None else f"time {latency_ms:.0f} ms"
     line = (
         f"cost: {int(t['llm_calls'])} LLM calls, {int(t['input_tokens'])} in / "
-        f"{int(t['output_tokens'])} out tokens, ${t['usd']:.4f}; time {latency_ms:.0f} ms "
+        f"{int(t['output_tokens'])} out tokens, ${t['usd']:.4f}; {took} "
         f"(LLM {t['llm_ms']:.0f}, vector {t['vector_ms']:.0f}, "
         f"embedding {t['embedding_ms']:.0f})"
     )

@@ -1,38 +1,35 @@
 """Checkpoints of runs: a SQLite saver next to the index, listing, resuming and forking.
 
-Each run is a thread. The Context a thread ran with is stored in the checkpoint metadata
-(`graph_agent.threads`), so a replay resumes or forks with the same settings unless the
-caller overrides them; a thread that holds a run takes no new question unless continued.
-Listing works for FiF, ReAgent and extraction-loop threads (a ReAgent global backtrack shows
-as a fork: two checkpoints with the same parent), resuming and forking for FiF.
+Each run is a thread. The system and the settings a thread ran with are stored in the
+checkpoint metadata (`graph_agent.threads`), so a replay lists, resumes or forks a thread of
+any system without being told which, with the same settings unless the caller overrides
+them; a thread that holds a run takes no new question unless continued. A ReAgent global
+backtrack shows as a fork: two checkpoints with the same parent.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
 
-from graph_agent.api import RunResult, result_from_state
-from graph_agent.extraction_graph import extraction_graph
-from graph_agent.graph import fif_graph
-from graph_agent.reagent_graph import with_checkpointer
+from graph_agent.registry import SystemSpec, get_system
+from graph_agent.results import RunResult, result_from_state
 from graph_agent.threads import (
-    claim_thread,
-    discard_unstarted,
     listed,
     recorded_context,
     thread_metadata,
+    thread_system,
     unknown_thread,
 )
-from state.context import Context
+from state.settings import RunSettings
 from tools.errors import ConfigError
 from tools.manifest import CHECKPOINT_FILE
 
@@ -50,40 +47,13 @@ def sqlite_checkpointer(index_dir: str | Path) -> Iterator[SqliteSaver]:
 
 
 def run_config(
-    thread_id: str, context: Context, checkpoint_id: str | None = None, graph_name: str = "fif"
+    thread_id: str, context: RunSettings, checkpoint_id: str | None = None, graph_name: str = "fif"
 ) -> dict[str, Any]:
-    """Return the LangGraph config of a thread, recording its graph and Context in metadata."""
+    """Return the LangGraph config of a thread, recording its graph and settings in metadata."""
     configurable: dict[str, Any] = {"thread_id": thread_id}
     if checkpoint_id:
         configurable["checkpoint_id"] = checkpoint_id
     return {"configurable": configurable, "metadata": thread_metadata(graph_name, context)}
-
-
-def ask_checkpointed(
-    question: str, context: Context, thread_id: str | None = None, continue_thread: bool = False
-) -> RunResult:
-    """Run FiF with SQLite checkpoints next to the index; the thread id is in the result.
-
-    Raises:
-        ConfigError: If `thread_id` already holds a run and `continue_thread` is false.
-    """
-    with sqlite_checkpointer(context.index_dir) as saver:
-        thread_id = claim_thread(saver, thread_id, continue_thread)
-        graph = fif_graph(saver)
-        started = time.perf_counter()
-        with discard_unstarted(saver, thread_id):
-            final = graph.invoke(
-                {"question": question}, run_config(thread_id, context), context=context
-            )
-    return result_from_state(final, thread_id, (time.perf_counter() - started) * 1000.0)
-
-
-REPLAY_GRAPHS: dict[str, Callable[[Any], Any]] = {
-    "fif": fif_graph,
-    "reagent": with_checkpointer,
-    "extraction": extraction_graph,
-}
-"""System name → the compile function whose graph reads that system's checkpoints."""
 
 
 @dataclass(frozen=True)
@@ -100,18 +70,31 @@ class CheckpointInfo:
     """The checkpoint this one follows; two with one parent are a fork."""
 
 
-def list_checkpoints(
-    index_dir: str | Path, thread_id: str, system: str = "fif"
-) -> list[CheckpointInfo]:
-    """Return a thread's checkpoints (every branch), oldest first."""
-    if system not in REPLAY_GRAPHS:
-        raise ConfigError(f"unknown system {system!r}; choose one of {', '.join(REPLAY_GRAPHS)}")
+def list_checkpoints(index_dir: str | Path, thread_id: str) -> list[CheckpointInfo]:
+    """Return a thread's checkpoints (every branch), oldest first, whatever system ran it."""
     with sqlite_checkpointer(index_dir) as saver:
-        graph = REPLAY_GRAPHS[system](saver)
+        spec = _thread_spec(saver, str(index_dir), thread_id)
+        graph = spec.compiled(saver)
         history = list(graph.get_state_history({"configurable": {"thread_id": thread_id}}))
-        if not history:
-            raise unknown_thread(thread_id, saver, str(index_dir))
     return [_info(snapshot) for snapshot in reversed(history)]
+
+
+def thread_system_of(index_dir: str | Path, thread_id: str) -> str:
+    """Return the name of the system that ran a thread.
+
+    Raises:
+        ConfigError: If the thread is unknown (the message lists the known ones).
+    """
+    with sqlite_checkpointer(index_dir) as saver:
+        return _thread_spec(saver, str(index_dir), thread_id).name
+
+
+def _thread_spec(saver: SqliteSaver, index_dir: str, thread_id: str) -> SystemSpec:
+    """Return the spec of the system whose run a thread holds."""
+    config: RunnableConfig = {"configurable": {"thread_id": thread_id}}
+    if saver.get_tuple(config) is None:
+        raise unknown_thread(thread_id, saver, index_dir)
+    return get_system(thread_system(saver, thread_id))
 
 
 def _info(snapshot: Any) -> CheckpointInfo:
@@ -154,7 +137,7 @@ def _trace_info(snapshot: Any) -> CheckpointInfo:
         checkpoint_id=str(snapshot.config["configurable"]["checkpoint_id"]),
         step=int((snapshot.metadata or {}).get("step", -1)),
         next_nodes=tuple(snapshot.next),
-        last_action=f"{last['node']}: {last['reason'][:80]}",
+        last_action=f"{last.get('node', 'step')}: {str(last.get('reason', ''))[:80]}",
         traversals=int(values.get("step", 0)),
         created_at=str(snapshot.created_at or ""),
         parent_id=_parent(snapshot),
@@ -163,11 +146,12 @@ def _trace_info(snapshot: Any) -> CheckpointInfo:
 
 def stored_context(
     index_dir: str | Path, thread_id: str, checkpoint_id: str | None = None
-) -> Context:
-    """Return the Context a FiF thread ran with at a checkpoint (default: its latest)."""
+) -> RunSettings:
+    """Return the settings a thread ran with at a checkpoint (default: its latest)."""
     with sqlite_checkpointer(index_dir) as saver:
         config = _checked_config(saver, str(index_dir), thread_id, checkpoint_id)
-        return recorded_context(saver, config, str(index_dir))
+        kind = _thread_spec(saver, str(index_dir), thread_id).context_type
+        return recorded_context(saver, config, str(index_dir), kind)
 
 
 def _checked_config(
@@ -194,25 +178,34 @@ def resume(
     checkpoint_id: str | None = None,
     overrides: Mapping[str, Any] | None = None,
 ) -> RunResult:
-    """Continue a FiF thread from its last checkpoint, or fork it from an earlier one.
+    """Continue a thread from its last checkpoint, or fork it from an earlier one.
 
-    The run gets the Context stored at that checkpoint, with `overrides` (explicit CLI
-    options) on top; the index is always `index_dir`.
+    The run gets the system and settings stored at that checkpoint, with `overrides`
+    (explicit CLI options) on top; the index is always `index_dir`. Resuming a finished run
+    runs nothing and returns its result with `finished=True`.
 
     Raises:
         ConfigError: If the thread or the checkpoint is unknown (the message lists the
-            valid ids), or the thread is not a FiF run.
+            valid ids).
     """
     with sqlite_checkpointer(index_dir) as saver:
         at = _checked_config(saver, str(index_dir), thread_id, checkpoint_id)
-        context = recorded_context(saver, at, str(index_dir))
+        spec = _thread_spec(saver, str(index_dir), thread_id)
+        context = recorded_context(saver, at, str(index_dir), spec.context_type)
         if overrides:
-            context = Context.model_validate({**context.model_dump(), **overrides})
-        graph = fif_graph(saver)
-        config = run_config(thread_id, context, checkpoint_id)
-        if checkpoint_id is None and not graph.get_state(config).next:
-            snapshot = graph.get_state(config)
-            return result_from_state(snapshot.values, thread_id, 0.0)
+            context = spec.context_type.model_validate({**context.model_dump(), **overrides})
+        graph = spec.compiled(saver)
+        config = {**run_config(thread_id, context, checkpoint_id, spec.name),
+                  **spec.run_config(context)}  # fmt: skip
+        snapshot = graph.get_state(config)
+        if checkpoint_id is None and not snapshot.next:
+            return replace(_result(spec, snapshot.values, thread_id, 0.0), finished=True)
         started = time.perf_counter()
         final = graph.invoke(None, config, context=context)
-    return result_from_state(final, thread_id, (time.perf_counter() - started) * 1000.0)
+    return _result(spec, final, thread_id, (time.perf_counter() - started) * 1000.0)
+
+
+def _result(
+    spec: SystemSpec, values: Mapping[str, Any], thread_id: str, latency_ms: float
+) -> RunResult:
+    return result_from_state(values, thread_id, latency_ms, spec.history_key)

@@ -6,17 +6,17 @@ from typing import Literal
 
 from langgraph.runtime import Runtime
 
-from nodes.rules import must_stop, should_replan
-from state.context import Context
+from nodes.fif.rules import must_stop, should_replan
+from state.fif_context import FiFContext
 from state.fif_state import FiFState
 from state.views import last_subquery_index
 
 
 def after_planner(
-    state: FiFState, runtime: Runtime[Context]
+    state: FiFState, runtime: Runtime[FiFContext]
 ) -> Literal["orchestrator", "reranker"]:
     """Go to the orchestrator unless a budget (or a finished plan) says stop."""
-    return "reranker" if must_stop(state, runtime.context or Context()) else "orchestrator"
+    return "reranker" if must_stop(state, runtime.context or FiFContext()) else "orchestrator"
 
 
 def after_orchestrator(state: FiFState) -> Literal["traverser", "planner", "reranker"]:
@@ -34,7 +34,7 @@ def after_orchestrator(state: FiFState) -> Literal["traverser", "planner", "rera
 
 
 def after_evaluator(
-    state: FiFState, runtime: Runtime[Context]
+    state: FiFState, runtime: Runtime[FiFContext]
 ) -> Literal["reranker", "planner", "orchestrator"]:
     """Stop, replan, or decide again after a verdict.
 
@@ -42,7 +42,7 @@ def after_evaluator(
     on failed from several anchors (the orchestrator applies the same limits to an
     LLM-proposed replan); otherwise the orchestrator decides the next step.
     """
-    context = runtime.context or Context()
+    context = runtime.context or FiFContext()
     if must_stop(state, context):
         return "reranker"
     worked_on = last_subquery_index(state)
@@ -50,6 +50,6 @@ def after_evaluator(
     return "planner" if replan else "orchestrator"
 
 
-def after_reranker(state: FiFState, runtime: Runtime[Context]) -> Literal["answerer", "__end__"]:
+def after_reranker(state: FiFState, runtime: Runtime[FiFContext]) -> Literal["answerer", "__end__"]:
     """Answer when the context asks for an answer."""
-    return "answerer" if (runtime.context or Context()).answer else "__end__"
+    return "answerer" if (runtime.context or FiFContext()).answer else "__end__"

@@ -1,6 +1,6 @@
-"""What a checkpoint store knows about its threads: which exist, who ran them, with what Context.
+"""What a checkpoint store knows about its threads: which exist, who ran them, with what settings.
 
-Every run started by `fif ask` writes its Context (as JSON) and its graph's name into the
+Every run started by `fif ask` writes its settings (as JSON) and its graph's name into the
 metadata of each checkpoint it saves, so `fif replay --resume/--fork` continues with the
 settings the run had (LangGraph keeps only scalar metadata, hence the JSON string). A
 thread id that already holds a run is refused for a new question unless the caller asks
@@ -15,18 +15,20 @@ import sqlite3
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel, ValidationError
 
-from state.context import Context
+from state.settings import RunSettings
 from tools.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
+S = TypeVar("S", bound=RunSettings)
+
 CONTEXT_KEY = "fif_context"
-"""Checkpoint metadata key: the run's Context as JSON."""
+"""Checkpoint metadata key: the run's RunSettings as JSON."""
 GRAPH_KEY = "fif_graph"
 """Checkpoint metadata key: the name of the graph that wrote the checkpoint (fif, lilac, …)."""
 LISTED_AT_MOST = 10
@@ -34,7 +36,7 @@ LISTED_AT_MOST = 10
 
 
 def thread_metadata(graph_name: str, context: BaseModel) -> dict[str, str]:
-    """Return the run-config metadata that records a run's graph and Context on its checkpoints."""
+    """Return the run-config metadata recording a run's graph and settings on its checkpoints."""
     return {CONTEXT_KEY: context.model_dump_json(), GRAPH_KEY: graph_name}
 
 
@@ -117,36 +119,45 @@ def discard_unstarted(saver: Any, thread_id: str) -> Iterator[None]:
         raise
 
 
-def recorded_context(saver: Any, config: RunnableConfig, index_dir: str) -> Context:
-    """Return the FiF Context recorded on the checkpoint `config` names (the thread's latest).
+def thread_system(saver: Any, thread_id: str) -> str:
+    """Return the system that ran a thread, from its checkpoints' metadata.
 
-    The index is the one the caller names (`index_dir`), wherever the run was started.
-    A thread saved before contexts were recorded gets the defaults, with a warning.
-
-    Raises:
-        ConfigError: If the checkpoint was written by another graph than FiF.
+    Threads written before the system was recorded are FiF's (the only system then).
     """
+    metadata = _run_metadata(saver, {"configurable": {"thread_id": thread_id}})
+    return str(metadata.get(GRAPH_KEY, "fif"))
+
+
+def _run_metadata(saver: Any, config: RunnableConfig) -> dict[str, Any]:
+    """Return the metadata of the run that wrote `config`'s checkpoint (or its thread's)."""
     saved = saver.get_tuple(config)
-    metadata = saved.metadata if saved is not None else {}
-    thread_id = config["configurable"]["thread_id"]
+    metadata = dict(saved.metadata) if saved is not None else {}
     if GRAPH_KEY not in metadata:  # e.g. a fork written by update_state: the run's own record
+        thread_id = config["configurable"]["thread_id"]
         # closed here, while the database is open: a half-read listing must not outlive it
         with closing(saver.list({"configurable": {"thread_id": thread_id}})) as thread:
-            metadata = next((c.metadata for c in thread if GRAPH_KEY in c.metadata), metadata)
-    graph = metadata.get(GRAPH_KEY, "fif")
-    if graph != "fif":
-        raise ConfigError(
-            f"thread {thread_id!r} is a {graph} run; --resume and --fork continue FiF threads "
-            f"(list it with `fif replay {thread_id} --system {graph}`)"
-        )
-    stored = metadata.get(CONTEXT_KEY)
+            metadata = next((dict(c.metadata) for c in thread if GRAPH_KEY in c.metadata), metadata)
+    return metadata
+
+
+def recorded_context(saver: Any, config: RunnableConfig, index_dir: str, kind: type[S]) -> S:
+    """Return the settings recorded on the checkpoint `config` names, as the system's type.
+
+    The index is the one the caller names (`index_dir`), wherever the run was started.
+    A thread saved before settings were recorded gets the defaults, with a warning.
+
+    Raises:
+        ConfigError: If the stored settings no longer validate.
+    """
+    thread_id = config["configurable"]["thread_id"]
+    stored = _run_metadata(saver, config).get(CONTEXT_KEY)
     if not stored:
-        logger.warning("thread %s has no stored Context; resuming with the defaults", thread_id)
-        return Context(index_dir=index_dir)
+        logger.warning("thread %s has no stored settings; resuming with the defaults", thread_id)
+        return kind(index_dir=index_dir)
     try:
-        return Context.model_validate_json(stored).model_copy(update={"index_dir": index_dir})
+        return kind.model_validate_json(stored).model_copy(update={"index_dir": index_dir})
     except ValidationError as err:
         raise ConfigError(
-            f"thread {thread_id!r}: its stored Context no longer validates ({err.errors()[0]}); "
+            f"thread {thread_id!r}: its stored settings no longer validate ({err.errors()[0]}); "
             "fork it with explicit options or start a new thread"
         ) from err

@@ -1,9 +1,9 @@
 """Per-node working time: one wrapper adds each node's wall time to the run's cost tally.
 
-The time budget (`nodes.rules.budget_exhausted`) counts this working time rather than the
+The time budget (`nodes.fif.rules.budget_exhausted`) counts this working time rather than the
 clock since the run began, so a run resumed or forked from a checkpoint hours later has the
 budget it had left when it paused. The graph wraps every node once; nodes stay unaware.
-The wrapper also opens the node's LLM time window (`nodes.decision.time_budget`): the
+The wrapper also opens the node's LLM time window (`nodes.core.decision.time_budget`): the
 budget left when the node starts bounds every model call it makes, so a slow server
 cannot hold the run past its budget plus one call's timeout. Every graph uses it.
 """
@@ -17,15 +17,15 @@ from typing import Any, Protocol
 
 from langgraph.runtime import Runtime
 
-from nodes.decision import seconds_left, time_budget
-from state.context import Context
-from state.fif_state import add_costs
+from nodes.core.decision import seconds_left, time_budget
+from state.core import add_costs
+from state.settings import RunSettings
 
 WORK_KEY = "work_ms"
 """The cost key of working time (a `tools.cost.CostMeter` field)."""
 
 Node = Callable[[Any, Runtime[Any]], Mapping[str, Any]]
-"""A node of any graph: its state holds a `cost` tally and its context is a `Context`."""
+"""A node of any graph: its state holds a `cost` tally and its context is a `RunSettings`."""
 
 
 class TimedNode(Protocol):
@@ -46,7 +46,7 @@ def timed_node(node: Node) -> TimedNode:
     @functools.wraps(node)
     def run(state: Any, runtime: Runtime[Any]) -> dict[str, Any]:
         started = time.perf_counter()
-        context: Context = runtime.context or Context()
+        context: RunSettings = runtime.context or RunSettings()
         with time_budget(seconds_left(state, context)):
             update = dict(node(state, runtime))
         elapsed_ms = (time.perf_counter() - started) * 1000.0

@@ -58,7 +58,7 @@ def mcp_command(
 ) -> None:
     """Serve search, ask, get_component, get_document and get_page over MCP."""
     from mcp_server.settings import ServerSettings
-    from state.context import Context
+    from state.settings import RunSettings
 
     build_server = _server_builder()
     chosen = _transport(transport)
@@ -72,7 +72,7 @@ def mcp_command(
         "max_steps": max_steps,
     }
     settings = ServerSettings(index.resolve(), chroma_url, overrides)
-    Context.from_env({**overrides, "index_dir": str(settings.index_dir)})  # fail before serving
+    RunSettings.from_env({**overrides, "index_dir": str(settings.index_dir)})  # fail before serving
     if preload:
         settings.warm()
     server = build_server(settings)

@@ -18,7 +18,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from graph_agent.systems import ASK_SYSTEMS
+from graph_agent.registry import SYSTEMS
 from mcp_server import browse, tools
 from mcp_server.arguments import argument_error
 from mcp_server.budget import DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS
@@ -95,8 +95,8 @@ def _add_retrieval_tools(server: MCPServer, settings: ServerSettings) -> None:
         system: Annotated[
             str,
             Field(
-                description=f"Which retrieval system runs: {', '.join(ASK_SYSTEMS)}",
-                json_schema_extra={"enum": list(ASK_SYSTEMS)},
+                description=f"Which retrieval system runs: {', '.join(SYSTEMS)}",
+                json_schema_extra={"enum": list(SYSTEMS)},
             ),
         ] = "fif",
         k: K = 10,

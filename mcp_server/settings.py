@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from state.context import Context
+from state.settings import RunSettings
 
 if TYPE_CHECKING:
-    from graph_agent.systems import AskSystem
+    from graph_agent.registry import SystemSpec
     from tools.corpus_index import CorpusIndex
 
 _OPENING = threading.Lock()
@@ -29,7 +29,7 @@ class ServerSettings:
     index_dir: Path
     chroma_url: str | None = None
     ask_overrides: Mapping[str, Any] = field(default_factory=dict)
-    """Context fields for `ask` runs, as `fif ask` options set them: backend, chat_model,
+    """RunSettings fields for `ask` runs, as `fif ask` options set them: backend, chat_model,
     base_url, local_model_path, max_steps, …; None values are left to FIF_* and defaults."""
 
     def index(self) -> CorpusIndex:
@@ -53,8 +53,8 @@ class ServerSettings:
         if index.manifest.sparse:  # hybrid, the default search mode, reads them
             index.sparse()
 
-    def ask_context(self, system: AskSystem, k: int, answer: bool) -> Context:
-        """Return the Context a system runs with: env, the server's options, then the call's.
+    def ask_context(self, system: SystemSpec, k: int, answer: bool) -> RunSettings:
+        """Return the RunSettings a system runs with: env, the server's options, then the call's.
 
         Raises:
             ValidationError: If a setting (from FIF_* or the server's options) is malformed.
@@ -66,4 +66,4 @@ class ServerSettings:
             "top_k": k,
             "answer": answer,
         }
-        return system.context_type.from_env(overrides)
+        return system.context(overrides)

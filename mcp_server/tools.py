@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from graph_agent.registry import SYSTEMS
 from graph_agent.render import snippet
-from graph_agent.systems import ASK_SYSTEMS
+from graph_agent.systems import run_system
 from mcp_server.budget import cut, fill, room_left, size
 from mcp_server.lookup import ToolInputError, require_text
 from mcp_server.results import AskResult, ComponentHit, SearchResult, TraceStep
@@ -91,13 +92,12 @@ def ask(
     Graph systems checkpoint the run next to the index, so its thread can be replayed.
     """
     question = require_text(question, "question")
-    if system not in ASK_SYSTEMS:
-        known = ", ".join(ASK_SYSTEMS)
+    if system not in SYSTEMS:
+        known = ", ".join(SYSTEMS)
         raise ToolInputError(f"unknown system {system!r}; choose one of {known}")
-    chosen = ASK_SYSTEMS[system]
-    context = settings.ask_context(chosen, k, answer)
+    context = settings.ask_context(SYSTEMS[system], k, answer)
     graph = settings.index().graph
-    run = chosen.run(question, context, None)
+    run = run_system(system, question, context)
     ranking = [
         hit(graph, n, r["component_id"], r["score"]) for n, r in enumerate(run.ranking, start=1)
     ]

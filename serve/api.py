@@ -12,15 +12,16 @@ from typing import Annotated, Any, cast, get_args
 
 from fastapi import APIRouter, Depends, Path, Query
 
-from graph_agent.api import RunResult
-from graph_agent.replay import REPLAY_GRAPHS, sqlite_checkpointer
-from graph_agent.systems import ASK_SYSTEMS, ask_system
+from graph_agent.registry import SYSTEMS, get_system
+from graph_agent.replay import sqlite_checkpointer
+from graph_agent.results import RunResult
+from graph_agent.systems import run_system
 from serve.errors import NotFoundError
 from serve.runs import result_payload, streams
 from serve.schemas import MAX_K, MAX_QUESTION_CHARS, AskRequest, CompareRequest, Granularity
 from serve.served import Served, ServedIndex, served, served_index
 from serve.views import card, component_page, search_why
-from state.context import Backend
+from state.settings import Backend
 from state.tuning import SearchMode
 from tools.cost import CostMeter
 from tools.search import dense_search
@@ -45,7 +46,7 @@ async def indices(state: Annotated[Served, Depends(served)]) -> dict[str, Any]:
 async def systems() -> dict[str, Any]:
     """List the systems and backends a run may use; `streams`: its steps arrive live."""
     return {
-        "systems": [{"name": name, "streams": streams(name)} for name in ASK_SYSTEMS],
+        "systems": [{"name": name, "streams": streams(name)} for name in SYSTEMS],
         "backends": list(get_args(Backend)),
         "search_modes": list(get_args(SearchMode)),
     }
@@ -111,7 +112,7 @@ def _ask(
     state: State, system: str, request: AskRequest | CompareRequest, thread_id: str | None
 ) -> dict[str, Any]:
     context = state.context(system, request)
-    result = ask_system(system).run(request.question, context, thread_id)
+    result = run_system(system, request.question, context, thread_id)
     candidates = _candidates(state, system, result) if result.thread_id else {}
     final = {"ranking": result.ranking, "answer": result.answer, "cost": result.cost}
     payload = result_payload(state.index.graph, final, candidates, result.history)
@@ -128,9 +129,10 @@ def _ask(
 
 def _candidates(state: State, system: str, result: RunResult) -> dict[str, Any]:
     """Return a checkpointed run's candidates (what tells why each component ranked)."""
-    if system not in REPLAY_GRAPHS:
+    spec = get_system(system)
+    if not spec.replayable:
         return {}
     with sqlite_checkpointer(state.index_dir) as saver:
         config = {"configurable": {"thread_id": result.thread_id}}
-        values = REPLAY_GRAPHS[system](saver).get_state(config).values or {}
+        values = spec.compiled(saver).get_state(config).values or {}
     return cast(dict[str, Any], values.get("candidates", {}))

@@ -21,7 +21,6 @@ from serve.runs import RunRequest, rebuild_log, start_run, thread_history
 from serve.schemas import THREAD_PATTERN, AskQuery, AskRequest, ForkRequest
 from serve.served import ServedIndex, served_index
 from serve.thread_list import list_threads
-from state.context import Context
 from tools.errors import ConfigError
 
 router = APIRouter(prefix="/api")
@@ -100,7 +99,7 @@ def checkpoints(state: State, thread_id: ThreadId) -> dict[str, Any]:
     found = thread_history(state.index_dir, thread_id)
     if found is None:
         raise NotFoundError(f"no checkpoints for thread {thread_id!r} in index {state.name!r}")
-    rows = list_checkpoints(state.index_dir, thread_id, found[0])
+    rows = list_checkpoints(state.index_dir, thread_id)
     return {"thread_id": thread_id, "system": found[0], "checkpoints": [r.__dict__ for r in rows]}
 
 
@@ -121,7 +120,7 @@ def fork(state: State, thread_id: ThreadId, request: ForkRequest) -> dict[str, s
     context = stored_context(state.index_dir, thread_id)
     changes = {"max_steps": request.max_steps, "backend": request.backend}
     changes = {key: value for key, value in changes.items() if value is not None}
-    context = Context.model_validate({**context.model_dump(), **changes})
+    context = type(context).model_validate({**context.model_dump(), **changes})
     question = str(found[1][0].values.get("question", ""))
     run = RunRequest(thread_id, "fif", question, context, request.checkpoint_id, request.subquery)
     start_run(state.logs, state.index.graph, run)

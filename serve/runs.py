@@ -18,19 +18,19 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
-from graph_agent.replay import REPLAY_GRAPHS, run_config, sqlite_checkpointer
-from graph_agent.systems import ask_system
+from graph_agent.registry import SYSTEMS, get_system
+from graph_agent.replay import run_config, sqlite_checkpointer
+from graph_agent.systems import run_system
 from graph_agent.threads import GRAPH_KEY, discard_unstarted
 from serve.errors import ConflictError
 from serve.events import EventLogs
 from serve.steps import checkpoint_steps, step_summary
 from serve.views import ranked_cards
-from state.context import Context
+from state.settings import RunSettings
 from tools.layered_graph import LayeredGraph
 
 logger = logging.getLogger(__name__)
 
-STREAMED = ("fif", "extraction")
 """Graphs whose whole run is one `stream` call, so their steps show live."""
 
 
@@ -41,7 +41,7 @@ class RunRequest:
     thread_id: str
     system: str
     question: str
-    context: Context
+    context: RunSettings
     checkpoint_id: str | None = None
     subquery: str | None = None
     """For a fork before a traversal: the subquery that traversal searches instead."""
@@ -49,7 +49,7 @@ class RunRequest:
 
 def streams(system: str) -> bool:
     """Tell whether a system's steps stream live (else they are logged when it finishes)."""
-    return system in STREAMED
+    return get_system(system).streams
 
 
 def start_run(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> threading.Thread:
@@ -86,8 +86,8 @@ def _run(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> None:
             final = _streamed(logs, graph, request)
             candidates, history = final.get("candidates", {}), final.get("history", [])
         else:
-            result = ask_system(request.system).run(
-                request.question, request.context, request.thread_id
+            result = run_system(
+                request.system, request.question, request.context, request.thread_id
             )
             final = {"ranking": result.ranking, "answer": result.answer, "cost": result.cost}
             candidates, history = {}, result.history
@@ -106,7 +106,7 @@ def _run(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> None:
 def _streamed(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> dict[str, Any]:
     """Stream the graph's updates into the log; return the thread's final state values."""
     with sqlite_checkpointer(request.context.index_dir) as saver:
-        compiled = REPLAY_GRAPHS[request.system](saver)
+        compiled = get_system(request.system).compiled(saver)
         config = run_config(
             request.thread_id, request.context, request.checkpoint_id, request.system
         )
@@ -192,11 +192,12 @@ def thread_history(index_dir: str, thread_id: str) -> tuple[str, list[Any]] | No
     with sqlite_checkpointer(index_dir) as saver:
         metadata = [dict(saved.metadata) for saved in saver.list(config)]  # read whole
         recorded = next((m[GRAPH_KEY] for m in metadata if GRAPH_KEY in m), None)
-        guesses = [recorded] if recorded is not None else list(REPLAY_GRAPHS)
+        replayable = [name for name, spec in SYSTEMS.items() if spec.replayable]
+        guesses = [recorded] if recorded is not None else replayable
         for system in guesses:
-            if system not in REPLAY_GRAPHS:
+            if system not in replayable:
                 return None
-            history = list(REPLAY_GRAPHS[system](saver).get_state_history(config))
+            history = list(SYSTEMS[system].compiled(saver).get_state_history(config))
             values = (history[0].values or {}) if history else {}
             looks_like = "decisions" in values if system == "fif" else "trace" in values
             if history and (recorded is not None or looks_like):

@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from graph_agent.systems import ASK_SYSTEMS
-from state.context import Backend
+from graph_agent.registry import SYSTEMS
+from state.settings import Backend
 
 MAX_QUESTION_CHARS = 2000
 MAX_K = 100
@@ -18,12 +18,12 @@ Granularity = Literal["document", "component", "subcomponent"]
 
 def known_system(name: str) -> str:
     """Return a registered system name, or raise naming the known ones."""
-    if name not in ASK_SYSTEMS:
-        raise ValueError(f"unknown system {name!r}; known: {', '.join(ASK_SYSTEMS)}")
+    if name not in SYSTEMS:
+        raise ValueError(f"unknown system {name!r}; known: {', '.join(SYSTEMS)}")
     return name
 
 
-class RunSettings(BaseModel):
+class PageSettings(BaseModel):
     """Settings of one run that the page may change (the rest come from FIF_* env)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -34,7 +34,7 @@ class RunSettings(BaseModel):
     max_steps: int | None = Field(None, ge=1, le=50, description="Traversal budget.")
 
 
-class AskRequest(RunSettings):
+class AskRequest(PageSettings):
     """A question for one system (POST /api/ask and /api/runs)."""
 
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
@@ -57,11 +57,11 @@ class AskQuery(AskRequest):
     model_config = ConfigDict(extra="ignore")
 
 
-class CompareRequest(RunSettings):
+class CompareRequest(PageSettings):
     """One question for several systems side by side (POST /api/compare)."""
 
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
-    systems: list[str] = Field(min_length=1, max_length=len(ASK_SYSTEMS))
+    systems: list[str] = Field(min_length=1, max_length=len(SYSTEMS))
 
     @field_validator("systems")
     @classmethod

@@ -12,13 +12,13 @@ from typing import Annotated
 
 from fastapi import Query, Request
 
-from graph_agent.systems import ask_system
+from graph_agent.registry import get_system
 from serve.errors import ConflictError, NotFoundError
 from serve.events import EventLogs
-from serve.schemas import RunSettings
+from serve.schemas import PageSettings
 from serve.settings import INDEX_NAME, ServeSettings
 from serve.thread_list import has_checkpoints
-from state.context import Context
+from state.settings import RunSettings
 from tools.corpus_index import CorpusIndex
 
 
@@ -33,7 +33,7 @@ class ServedIndex:
 
     @property
     def index_dir(self) -> str:
-        """Return the index folder as the library's Context spells it."""
+        """Return the index folder as the library's RunSettings spells it."""
         return str(self.path)
 
     def new_thread(self, thread_id: str | None) -> None:
@@ -48,8 +48,8 @@ class ServedIndex:
                 "fork it (/api/threads), or leave thread_id out for a new one"
             )
 
-    def context(self, system: str, run: RunSettings) -> Context:
-        """Return a system's Context: FIF_* env, then the index and the page's settings."""
+    def context(self, system: str, run: PageSettings) -> RunSettings:
+        """Return a system's settings: FIF_* env, then the index and the page's settings."""
         overrides = {
             "index_dir": self.index_dir,
             "backend": run.backend,
@@ -57,7 +57,7 @@ class ServedIndex:
             "answer": run.answer,
             "max_steps": run.max_steps,
         }
-        return ask_system(system).context_type.from_env(overrides)
+        return get_system(system).context(overrides)
 
     def link(self, url: str) -> str:
         """Return an API URL of this index (`?index=NAME` appended)."""

@@ -16,8 +16,8 @@ from typing import Annotated, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.context import Context
-from state.fif_state import FIELD_DOCS, Ranked, add_costs
+from state.core import FIELD_DOCS, Ranked, add_costs
+from state.settings import RunSettings
 
 Status = Literal["answer", "needs", "fail"]
 ExtractionNode = Literal["extractor", "synthesizer", "ranker"]
@@ -154,8 +154,8 @@ class ExtractionState(TypedDict, total=False):
     """Every LLM decision replaced by its offline twin: "node: reason"."""
 
 
-class ExtractionContext(Context):
-    """Run settings of the extraction loop: the shared Context plus the loop's own knobs."""
+class ExtractionContext(RunSettings):
+    """Run settings of the extraction loop: the shared RunSettings plus the loop's own knobs."""
 
     max_iterations: int = Field(
         4, ge=1, le=10, description="Extraction + synthesis rounds at most (the seed's N = 4)."

@@ -9,21 +9,17 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Literal, NotRequired
 
-from pydantic import ConfigDict, with_config
+from pydantic import with_config
 from typing_extensions import TypedDict
 
-from state.corpus import Layer
+from state.core import FIELD_DOCS, Granularity, Ranked, add_costs
 
 DocMode = Literal["neighbors", "vector", "llm"]
 CompMode = Literal["vector", "llm"]
-Granularity = Layer
-"""The layer a search scores at (document summaries, components or subcomponents)."""
 SubqueryStatus = Literal["unknown", "answerable", "not answerable"]
 SubqueryOrigin = Literal["initial", "replan", "rewrite", "bridge"]
 ActionKind = Literal["search", "replan", "stop"]
 
-FIELD_DOCS = ConfigDict(use_attribute_docstrings=True)
-"""For `with_config`: Studio's JSON schemas take each field's docstring as its description."""
 
 
 class Subquery(TypedDict):
@@ -90,7 +86,7 @@ class StepRecord(TypedDict):
     cost: dict[str, float]
     bridge: NotRequired[str]
     """The next subquery formed from the bridge entity the step's evidence names (evaluator,
-    nodes/bridge.py); the orchestrator asks it once the plan is answered."""
+    nodes/fif/bridge.py); the orchestrator asks it once the plan is answered."""
     bridge_pages: NotRequired[list[str]]
     """The documents the bridge entity names (its row's link, or a title); a bridge whose
     page a hop already found is kept as a reranker facet without a hop of its own."""
@@ -107,34 +103,12 @@ class Candidate(TypedDict):
     via: str
 
 
-class Ranked(TypedDict):
-    """One entry of the final ranking."""
-
-    component_id: str
-    doc_id: str
-    type: str
-    score: float
-
-
 def bridge_entry(
     index: int, text: str, source: StepRecord, status: SubqueryStatus = "unknown"
 ) -> Subquery:
     """Build the bridge subquery a step's evidence suggests, at plan position `index`."""
     return {"index": index, "text": text, "status": status, "answer": None,
             "origin": "bridge", "parent": source["subquery_index"]}  # fmt: skip
-
-
-def ranked_entry(component_id: str, doc_id: str, kind: str, score: float) -> Ranked:
-    """Build one ranking entry (every system's ranking is a list of these)."""
-    return {"component_id": component_id, "doc_id": doc_id, "type": kind, "score": score}
-
-
-def add_costs(left: dict[str, float] | None, right: dict[str, float] | None) -> dict[str, float]:
-    """Sum two cost tallies key by key."""
-    total = dict(left or {})
-    for key, value in (right or {}).items():
-        total[key] = round(total.get(key, 0) + value, 6)
-    return total
 
 
 def keep_best(

@@ -15,8 +15,8 @@ from typing import Annotated, Literal, NotRequired
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.context import Context
-from state.fif_state import FIELD_DOCS, Ranked, add_costs
+from state.core import FIELD_DOCS, Ranked, add_costs
+from state.settings import RunSettings
 from state.tuning import SearchMode
 
 IrcotNode = Literal["retriever", "reasoner", "ranker"]
@@ -119,8 +119,8 @@ class IrcotState(TypedDict, total=False):
     """Every LLM decision replaced by its offline twin: "node: reason"."""
 
 
-class IrcotContext(Context):
-    """Run settings of IRCoT: the shared Context plus the loop's own knobs.
+class IrcotContext(RunSettings):
+    """Run settings of IRCoT: the shared RunSettings plus the loop's own knobs.
 
     The paper tunes K ∈ {2, 4, 6, 8} per data set on held-out questions; we keep one K
     for every corpus (no per-data-set tuning) and at most 4 reasoning steps by default,

@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.context import Context
-from state.fif_state import FIELD_DOCS, Ranked, add_costs
+from state.core import FIELD_DOCS, Ranked, add_costs
+from state.settings import RunSettings
 
 Modality = Literal["text", "table", "image"]
 EdgeKind = Literal["intra", "inter", "dummy", "seed"]
@@ -97,8 +97,8 @@ class LilacState(TypedDict, total=False):
     """Accumulated cost tally; every node adds its own delta."""
 
 
-class LilacContext(Context):
-    """Run settings of LILaC: the shared Context plus the beam search's own knobs.
+class LilacContext(RunSettings):
+    """Run settings of LILaC: the shared RunSettings plus the beam search's own knobs.
 
     Defaults follow the paper's Appendix E.2 (b = 30, n_i = 1).
     """

@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.context import Context
-from state.fif_state import FIELD_DOCS, Ranked, add_costs
+from state.core import FIELD_DOCS, Ranked, add_costs
+from state.settings import RunSettings
 
 NodeType = Literal["question", "answer", "retrieval", "stop"]
 NodeStatus = Literal["open", "found", "no_result", "answered", "stopped"]
@@ -175,8 +175,8 @@ class RetrieverInput(TypedDict):
     """The run's working time so far (`work_ms`), which bounds this branch's LLM time."""
 
 
-class MMAPGContext(Context):
-    """Run settings of MMAPG: the shared Context plus the planning graph's and retrieval's knobs.
+class MMAPGContext(RunSettings):
+    """Run settings of MMAPG: RunSettings plus the planning graph's and retrieval's knobs.
 
     The radii are cosine distances from the best score of a pool (seed 003, §3.4 retrieves
     within a radius r_t / r_i rather than a fixed top-k; the authors' values are not given).

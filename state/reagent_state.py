@@ -16,8 +16,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.context import Context
-from state.fif_state import FIELD_DOCS, Ranked, add_costs
+from state.core import FIELD_DOCS, Ranked, add_costs
+from state.settings import RunSettings
 
 MessageKind = Literal["assert", "inform", "reject", "challenge"]
 Outcome = Literal["consistent", "no-consistent-knowledge"]
@@ -200,8 +200,8 @@ class ReAgentState(TypedDict, total=False):
     """Accumulated cost tally; every node adds its own delta."""
 
 
-class ReAgentContext(Context):
-    """Run settings of ReAgent: the shared Context plus retrieval and backtracking knobs.
+class ReAgentContext(RunSettings):
+    """Run settings of ReAgent: the shared RunSettings plus retrieval and backtracking knobs.
 
     `max_subqueries` caps the sub-questions and `max_steps` the rounds.
     """
@@ -232,4 +232,14 @@ class ReAgentContext(Context):
     )
     global_backtracking: bool = Field(
         True, description="Let the supervisor roll every agent back on a cross-agent conflict."
+    )
+    no_backtracking: bool = Field(
+        False, description="Ablation: no local or global backtracking (retractions only)."
+    )
+    min_coverage: float = Field(
+        0.5,
+        ge=0.0,
+        le=1.0,
+        description="Offline verifier: share of an assertion's content terms its evidence "
+        "must contain to hold. Higher rejects more assertions and backtracks more.",
     )

@@ -1,27 +1,21 @@
 """FiF's tuned constants in one object: what each trades, and how it was chosen.
 
-`Context.tuning` holds one (`Context(tuning=FiFTuning(chain_margin=0.1))`, or
+`FiFContext.tuning` holds one (`FiFContext(tuning=FiFTuning(chain_margin=0.1))`, or
 `{"tuning": {...}}` from Studio). The protocol for changing a value: choose it on the tuning
 halves of both dev bundles (evals/halves.py), keep it only if it holds on both, and quote
 the reporting halves (benchmarks/halves_report.py). Values first chosen on whole dev
 bundles were all re-checked on the tuning halves (one value each side, the others as set);
 each description quotes what moving it did.
 
-`FiFTuning.reader` (a `ReaderTuning`, state/reader_tuning.py) holds the offline answer
-reader's constants; every system that answers through it (FiF, dense, IRCoT, ReAgent) reads
-them from its run's Context.
+The offline answer reader's constants are not FiF's: they are `RunSettings.reader`
+(state/reader_tuning.py), shared by every system that answers through the reader.
 """
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict, Field
 
-from state.reader_tuning import ReaderTuning
-
-SearchMode = Literal["dense", "sparse", "hybrid"]
-"""How a global search ranks: dense vectors, BM25, or both fused by reciprocal rank."""
+from state.core import SearchMode
 
 
 class FiFTuning(BaseModel):
@@ -53,7 +47,7 @@ class FiFTuning(BaseModel):
         ge=0,
         le=4,
         description="Orchestrator: how many entity-bridge subqueries a question may add "
-        "(nodes/bridge.py: the entity a success's evidence names plus the question's "
+        "(nodes/fif/bridge.py: the entity a success's evidence names plus the question's "
         "uncovered words, one global hop each; a bridge's own evidence may name the next, "
         "and the subquery is also a reranker facet). 0 turns bridges off; 1 lifts the "
         "tuning halves' all-gold@10 (link-less OTT-QA 0.700 -> 0.718, OTT-QA 0.764 -> 0.773, "
@@ -85,7 +79,7 @@ class FiFTuning(BaseModel):
         ge=0.0,
         description="Rows: added to the score of the table rows holding the value a "
         'superlative picks ("the least capacity", "the second most points"; '
-        "nodes/superlatives.py) wherever rows are scored: the row a link hop leaves from, "
+        "nodes/core/superlatives.py) wherever rows are scored: the row a link hop leaves from, "
         "the row a bridge is read from, a chain's path penalty. Trades the row's words "
         "against the order the question asks for. Tuning halves, all-gold@10 OTT-QA / "
         "link-less for 0 / 0.1 / 0.25 / 0.5 / 0.75 / 1 / 2: 0.864 / 0.800, 0.891 / 0.809, "
@@ -190,7 +184,7 @@ class FiFTuning(BaseModel):
         "link reached; high trusts the row, low trusts the target's own fit. Until this "
         "release a table's own links (it carries its rows') made the table the linking node "
         "of every target, so the prior was 0 for all and 1.5, 3 and 6 ranked alike; the "
-        "row now links (nodes.hop.best_linking_node). Tuning halves, all-gold@10 for 0 / "
+        "row now links (nodes.fif.hop.best_linking_node). Tuning halves, all-gold@10 for 0 / "
         "1.5 / 3 / 6 (link_follow_score 0.2, path_weight 0): OTT-QA 0.791 / 0.864 / 0.864 "
         "/ 0.855, HotpotQA 0.923 and link-less 0.755 at all. Kept at 3.",
     )
@@ -236,7 +230,7 @@ class FiFTuning(BaseModel):
         0.5,
         ge=0.0,
         description="Reranker: weight of a table chain's co-link support, the residual fit "
-        "of another entity its row links to (nodes/chain_evidence.py): the row whose one "
+        "of another entity its row links to (nodes/fif/chain_evidence.py): the row whose one "
         "link fits the question's description lifts its other links. Trades rows found "
         "through a described entity against chains of the single best-matching passage. "
         "Tuning halves, all-gold@10 for 0 / 0.25 / 0.5 / 1: OTT-QA 0.800 / 0.809 / 0.827 / "
@@ -244,10 +238,4 @@ class FiFTuning(BaseModel):
         "and 1 tie in sum, 0.5 gains on both bundles. Paragraph sources give none: with them "
         "the link-less tuning half stayed at 0.736 (tables alone 0.755, batched vectors). "
         "0 turns it off.",
-    )
-    reader: ReaderTuning = Field(
-        default_factory=ReaderTuning,
-        description="The offline answer reader's constants (ReaderTuning), used by every "
-        "system that answers through nodes/span_reader.py; set as "
-        '`FIF_TUNING=\'{"reader": {"pivot_bonus": 2.0}}\'`.',
     )

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from state.fif_state import FiFState, StepRecord, Strategy, Subquery
 
@@ -161,17 +160,6 @@ def last_subquery_index(state: FiFState) -> int | None:
     """Return the subquery the latest traversal worked on (None before the first one)."""
     history = state.get("history", [])
     return history[-1]["subquery_index"] if history else None
-
-
-def llm_calls(state: Mapping[str, Any]) -> int:
-    """Return the LLM calls spent so far (any graph's state with a `cost` tally)."""
-    return int(state.get("cost", {}).get("llm_calls", 0))
-
-
-def tokens(state: Mapping[str, Any]) -> int:
-    """Return the LLM tokens spent so far (any graph's state with a `cost` tally)."""
-    cost = state.get("cost", {})
-    return int(cost.get("input_tokens", 0) + cost.get("output_tokens", 0))
 
 
 def working_seconds(state: FiFState) -> float:

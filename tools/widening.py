@@ -13,7 +13,7 @@ from typing import Literal
 
 import numpy as np
 
-from state.fif_state import Granularity
+from state.core import Granularity
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.index import Hit

@@ -16,14 +16,13 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.reasoning import Decided, decide_within, fallbacks_of
 from nodes.extraction.findings import rule_findings
 from nodes.extraction.guards import choice_refusal, findings_refusal
 from nodes.extraction.llm_steps import llm_choose, llm_extract
 from nodes.extraction.prompts import CHOOSE_VERSION, EXTRACT_VERSION
 from nodes.extraction.rules import current_item, extractions, llm_budget_left
 from nodes.extraction.sections import SectionSearch, search_sections
-from nodes.reasoning import Decided, decide_within, fallbacks_of
-from state.context import llm_enabled
 from state.extraction_state import (
     ExtractionContext,
     ExtractionState,
@@ -32,6 +31,7 @@ from state.extraction_state import (
     Finding,
     Searched,
 )
+from state.settings import llm_enabled
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
 from tools.section_text import FetchedSection, fetch_section

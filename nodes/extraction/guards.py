@@ -1,4 +1,4 @@
-"""The extraction loop's checks of a model's proposals (the predicates of nodes.guards).
+"""The extraction loop's checks of a model's proposals (the predicates of nodes.core.guards).
 
 A section choice must name a shortlisted section; a finding's value must be printed in the
 fetched text and nothing it carries may read as an instruction; an answer must be in the
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from nodes.core.guards import instruction_like, ungrounded, unsupported_answer
 from nodes.extraction.synthesis import Synthesis, value_text
-from nodes.guards import instruction_like, ungrounded, unsupported_answer
 from state.extraction_state import Finding
 from tools.metric_terms import metric_inputs
 from tools.section_text import FetchedSection

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from nodes.core.prompts import as_data
 from nodes.extraction.prompts import (
     CHOOSE_SYSTEM,
     CHOOSE_USER,
@@ -34,7 +35,6 @@ from nodes.extraction.synthesis import (
     source_of,
     value_text,
 )
-from nodes.prompts import as_data
 from state.extraction_state import FailedSearch, Finding
 from tools.calculator import numbers_in, to_number
 from tools.cost import CostMeter

@@ -7,7 +7,7 @@ go into the trace records of the steps that asked a model.
 
 from __future__ import annotations
 
-from nodes.prompts import DATA_RULE
+from nodes.core.prompts import DATA_RULE
 
 CHOOSE_VERSION = "extraction-choose/2"
 EXTRACT_VERSION = "extraction-extract/2"

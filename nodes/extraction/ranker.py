@@ -17,6 +17,7 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 
 from nodes.extraction.rules import extractions, last_verdict, stop_after_synthesis
+from state.core import Ranked, ranked_entry
 from state.extraction_state import (
     ExtractionContext,
     ExtractionState,
@@ -24,7 +25,6 @@ from state.extraction_state import (
     Finding,
     Searched,
 )
-from state.fif_state import Ranked, ranked_entry
 from tools.rank_fusion import fused_order
 
 SEARCH_WEIGHT = 2

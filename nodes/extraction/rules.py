@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from state.core import llm_calls, tokens
 from state.extraction_state import ExtractionContext, ExtractionState, Verdict
-from state.views import llm_calls, tokens
 
 
 def extractions(state: ExtractionState) -> int:

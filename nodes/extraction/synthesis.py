@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nodes.lexical import content_words, coverage, stems
+from nodes.core.lexical import content_words, coverage, stems
 from state.extraction_state import FailedSearch, Finding, Status
 from tools.calculator import CalculationError, agrees, evaluate, to_number
 from tools.metric_terms import metric_inputs, metrics_named

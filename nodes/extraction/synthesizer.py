@@ -12,12 +12,12 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.reasoning import decide_within, fallbacks_of
 from nodes.extraction.guards import synthesis_refusal
 from nodes.extraction.llm_steps import llm_synthesize
 from nodes.extraction.prompts import SYNTHESIZE_VERSION
 from nodes.extraction.rules import extractions, llm_budget_left, tried_items
 from nodes.extraction.synthesis import Synthesis, offline_synthesis
-from nodes.reasoning import decide_within, fallbacks_of
 from state.extraction_state import ExtractionContext, ExtractionState, ExtractionStep, Verdict
 from tools.cost import CostMeter
 

@@ -9,7 +9,7 @@ backend. Templates use `str.format` placeholders; literal braces are doubled.
 
 from __future__ import annotations
 
-from nodes.prompts import DATA_RULE
+from nodes.core.prompts import DATA_RULE
 
 REASON_VERSION = "ircot-reason/2"
 

@@ -15,9 +15,9 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.answerer import answer_from_components
+from nodes.core.answering import answer_from_components
 from nodes.ircot.rules import retrievals, stop_reason
-from state.fif_state import Ranked, ranked_entry
+from state.core import Ranked, ranked_entry
 from state.ircot_state import IrcotContext, IrcotState, IrcotStep, PoolEntry
 from tools.corpus_index import open_index
 from tools.cost import CostMeter

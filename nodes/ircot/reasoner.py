@@ -15,12 +15,12 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.guards import ungrounded, unsupported_answer
+from nodes.core.guards import ungrounded, unsupported_answer
+from nodes.core.reasoning import decide, fallbacks_of, numbered, with_images
 from nodes.ircot.chain import Thought, answer_in, offline_thought
 from nodes.ircot.prompts import EMPTY_CHAIN, REASON_SYSTEM, REASON_USER, REASON_VERSION
 from nodes.ircot.rules import reasoning_steps
 from nodes.ircot.schemas import NextSentence
-from nodes.reasoning import decide, fallbacks_of, numbered, with_images
 from state.ircot_state import ChainSentence, IrcotContext, IrcotState, IrcotStep
 from tools.component_terms import full_text
 from tools.corpus_index import CorpusIndex, open_index

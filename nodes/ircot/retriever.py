@@ -15,7 +15,7 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 
 from nodes.ircot.rules import retrievals
-from state.fif_state import Ranked, ranked_entry
+from state.core import Ranked, ranked_entry
 from state.ircot_state import IrcotContext, IrcotState, IrcotStep, PoolEntry
 from tools.corpus_index import open_index
 from tools.cost import CostMeter

@@ -2,7 +2,7 @@
 
 Behind one `Decomposer` protocol sit the LLM decomposer and its offline twin (clause
 splitting plus keyword modality rules). The LLM decomposer is an `LLMDecision` of the one
-protocol every system uses (nodes.decision): its plan is repaired and retried by
+protocol every system uses (nodes.core.decision): its plan is repaired and retried by
 `StructuredCaller`, checked (every subquery grounded in the question), and when it gives no
 usable answer the offline decision is used, recorded as `decided_by="offline-fallback"`.
 """
@@ -15,8 +15,8 @@ from typing import Any, Protocol, TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.decision import LLMDecision, run_decision, seconds_left
-from nodes.guards import ungrounded
+from nodes.core.decision import LLMDecision, run_decision, seconds_left
+from nodes.core.guards import ungrounded
 from nodes.lilac.heuristics import guess_modality, offline_subqueries
 from nodes.lilac.prompts import (
     DECOMPOSE_JOINT_SYSTEM,
@@ -28,7 +28,6 @@ from nodes.lilac.prompts import (
     MODALITY_VERSION,
 )
 from nodes.lilac.schemas import MAX_SUBQUERIES, Decomposition, ModalityChoice, SubqueryList
-from state.context import llm_enabled
 from state.lilac_state import (
     LilacContext,
     LilacState,
@@ -37,6 +36,7 @@ from state.lilac_state import (
     Modality,
     ModalitySelection,
 )
+from state.settings import llm_enabled
 from tools.cost import CostMeter
 from tools.llm_calls import LLMFailure, StructuredCaller
 

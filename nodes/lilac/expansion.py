@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 
 from nodes.lilac.late_interaction import Edge
-from state.fif_state import Granularity
+from state.core import Granularity
 from state.lilac_state import EdgeKind, SeedGranularity
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter

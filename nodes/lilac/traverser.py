@@ -14,7 +14,7 @@ from langgraph.runtime import Runtime
 
 from nodes.lilac.beam import BeamResult, BeamSettings, beam_search
 from nodes.lilac.late_interaction import Unit
-from state.fif_state import Ranked, ranked_entry
+from state.core import Ranked, ranked_entry
 from state.lilac_state import LilacContext, LilacState, LilacStep, LilacSubquery, ScoredEdge
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter

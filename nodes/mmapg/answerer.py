@@ -6,10 +6,10 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.reasoning import fallbacks_of
 from nodes.mmapg.answering import answer
 from nodes.mmapg.graph_view import llm_budget_left
 from nodes.mmapg.prompts import ANSWER_VERSION
-from nodes.reasoning import fallbacks_of
 from state.mmapg_state import MMAPGContext, MMAPGState, MMAPGStep, PlanNode
 from tools.corpus_index import open_index
 from tools.cost import CostMeter

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from nodes.guards import unsupported_answer
+from nodes.core.guards import unsupported_answer
+from nodes.core.prompts import as_data
+from nodes.core.reasoning import Decided, decide_within
 from nodes.mmapg.examination import evidence_snippet
 from nodes.mmapg.prompts import ANSWER_SYSTEM, ANSWER_USER
 from nodes.mmapg.schemas import AnswerReply
-from nodes.prompts import as_data
-from nodes.reasoning import Decided, decide_within
 from state.mmapg_state import Evidence, MMAPGContext, PlanNode
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nodes.lexical import coverage
+from nodes.core.lexical import coverage
 from state.mmapg_state import Evidence
 from tools.layered_graph import LayeredGraph
 

@@ -12,11 +12,11 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.reasoning import Decided, fallbacks_of
 from nodes.mmapg.answering import answer
 from nodes.mmapg.graph_view import last_answer, llm_budget_left, mermaid, next_id
 from nodes.mmapg.ranking import ranked
-from nodes.reasoning import Decided, fallbacks_of
-from state.fif_state import Ranked
+from state.core import Ranked
 from state.mmapg_state import MMAPGContext, MMAPGState, MMAPGStep, PlanNode
 from tools.corpus_index import open_index
 from tools.cost import CostMeter

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from nodes.prompts import as_data
+from nodes.core.prompts import as_data
 from state.mmapg_state import Evidence, MMAPGState, PlanNode
 
 CONTENT_CHARS = 240

@@ -1,7 +1,7 @@
 """The LLM side of MMAPG's retrieval module: instruction split and candidate examination.
 
 Each function makes one structured call through `StructuredCaller` and raises
-`LLMFailure` when the model gives no valid answer; `nodes.reasoning.decide_within` then
+`LLMFailure` when the model gives no valid answer; `nodes.core.reasoning.decide_within` then
 runs the offline twin and records the fallback.
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from nodes.core.prompts import as_data
+from nodes.core.reasoning import describe, with_images
 from nodes.mmapg.modality import InstructionSplit
 from nodes.mmapg.prompts import EXAMINE_SYSTEM, EXAMINE_USER, SPLIT_SYSTEM, SPLIT_USER
 from nodes.mmapg.schemas import ExaminationReply, SplitReply
-from nodes.prompts import as_data
-from nodes.reasoning import describe, with_images
 from state.mmapg_state import Evidence, MMAPGContext, PlanNode
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter

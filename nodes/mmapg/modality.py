@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nodes.lexical import content_words
+from nodes.core.lexical import content_words
+from nodes.fif.plan_heuristics import named_entities
 from nodes.lilac.heuristics import guess_modality, split_clauses
-from nodes.plan_heuristics import named_entities
 from state.mmapg_state import ImageMode
 from tools.corpus_index import CorpusIndex
 

@@ -2,7 +2,7 @@
 
 Before the graph grows, the question is broken into the pieces of information it needs
 (the plan the planner consults at every step). Offline, FiF's planner heuristic stands in
-(`nodes.plan_heuristics.decompose`: one sub-question per entity the question names when it
+(`nodes.fif.plan_heuristics.decompose`: one sub-question per entity the question names when it
 compares or coordinates them, else the question alone). The graph starts as V = {Q}.
 """
 
@@ -12,12 +12,12 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.guards import ungrounded
+from nodes.core.guards import ungrounded
+from nodes.core.reasoning import Decided, decide_within, fallbacks_of
+from nodes.fif.plan_heuristics import decompose
 from nodes.mmapg.graph_view import llm_budget_left
 from nodes.mmapg.prompts import PLAN_SYSTEM, PLAN_USER, PLAN_VERSION
 from nodes.mmapg.schemas import MAX_SUBQUESTIONS, OverallPlanReply
-from nodes.plan_heuristics import decompose
-from nodes.reasoning import Decided, decide_within, fallbacks_of
 from state.mmapg_state import MMAPGContext, MMAPGState, MMAPGStep, OverallPlan, PlanNode
 from tools.corpus_index import open_index
 from tools.cost import CostMeter

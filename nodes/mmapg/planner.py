@@ -14,12 +14,12 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.guards import ungrounded
+from nodes.core.guards import ungrounded
+from nodes.core.reasoning import Decided, decide_within, fallbacks_of
 from nodes.mmapg.graph_view import describe_graph, llm_budget_left, next_id, planner_steps
 from nodes.mmapg.prompts import PLANNER_SYSTEM, PLANNER_USER, PLANNER_VERSION
 from nodes.mmapg.rules import RuleInputs, action, offline_next
 from nodes.mmapg.schemas import MAX_PARALLEL, PlannerReply
-from nodes.reasoning import Decided, decide_within, fallbacks_of
 from state.mmapg_state import MMAPGContext, MMAPGState, MMAPGStep, NodeAction, PlanNode
 from tools.corpus_index import open_index
 from tools.cost import CostMeter

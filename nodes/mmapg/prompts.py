@@ -10,7 +10,7 @@ examinations plus the final extraction (eqs. 12–14) are one examination call p
 
 from __future__ import annotations
 
-from nodes.prompts import DATA_RULE
+from nodes.core.prompts import DATA_RULE
 
 PLAN_VERSION = "mmapg-plan/2"
 PLANNER_VERSION = "mmapg-planner/2"

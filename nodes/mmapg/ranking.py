@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from itertools import zip_longest
 
 from nodes.mmapg.graph_view import of_type
-from state.fif_state import Ranked, ranked_entry
+from state.core import Ranked, ranked_entry
 from state.mmapg_state import Evidence, PlanNode
 
 

@@ -19,7 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from nodes.guards import instruction_like, ungrounded
+from nodes.core.guards import instruction_like, ungrounded
+from nodes.core.reasoning import Decided, decide_within
+from nodes.fif.plan_heuristics import named_documents
 from nodes.mmapg.examination import (
     Examined,
     apply_verdicts,
@@ -30,8 +32,6 @@ from nodes.mmapg.llm_steps import examine_with_llm, split_with_llm
 from nodes.mmapg.modality import InstructionSplit, offline_split
 from nodes.mmapg.radius import RadiusSettings, image_pool, merge_pools, text_pool, within_radius
 from nodes.mmapg.triplets import rescored, triplets_of
-from nodes.plan_heuristics import named_documents
-from nodes.reasoning import Decided, decide_within
 from state.mmapg_state import Evidence, MMAPGContext, PlanNode
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter

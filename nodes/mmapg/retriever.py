@@ -12,8 +12,8 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.reasoning import Decided, fallbacks_of
 from nodes.mmapg.retrieval import NO_RESULT, Retrieved, retrieve
-from nodes.reasoning import Decided, fallbacks_of
 from state.mmapg_state import MMAPGContext, MMAPGStep, PlanNode, RetrieverInput
 from tools.corpus_index import open_index
 from tools.cost import CostMeter

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nodes.lexical import content_words
+from nodes.core.lexical import content_words
 from nodes.mmapg.graph_view import (
     children,
     leaf_questions,

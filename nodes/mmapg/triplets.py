@@ -17,10 +17,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from nodes.core.prompts import as_data
+from nodes.core.reasoning import describe
 from nodes.mmapg.prompts import TRIPLETS_SYSTEM, TRIPLETS_USER
 from nodes.mmapg.schemas import TripletsReply
-from nodes.prompts import as_data
-from nodes.reasoning import describe
 from state.mmapg_state import Evidence
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter

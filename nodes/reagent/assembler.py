@@ -13,10 +13,10 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.answerer import answer_from_components
+from nodes.core.answering import answer_from_components
 from nodes.reagent.knowledge import union
 from nodes.reagent.protocol import record
-from state.fif_state import Ranked, ranked_entry
+from state.core import Ranked, ranked_entry
 from state.reagent_state import Assertion, Evidence, ReAgentContext, ReAgentState, ReAgentStep
 from tools.corpus_index import open_index
 from tools.cost import CostMeter

@@ -2,7 +2,7 @@
 
 The offline twin reuses the toolkit's two offline decompositions rather than a third:
 FiF's planner splits a question naming several corpus entities into one task per entity
-(`nodes.plan_heuristics.decompose`), LILaC's splits it into clauses
+(`nodes.fif.plan_heuristics.decompose`), LILaC's splits it into clauses
 (`nodes.lilac.heuristics.offline_subqueries`); both keep the whole question first. A caller
 may pass its own sub-questions, which the decomposer then only broadcasts.
 """
@@ -13,9 +13,9 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.guards import ungrounded
+from nodes.core.guards import ungrounded
+from nodes.fif.plan_heuristics import decompose
 from nodes.lilac.heuristics import offline_subqueries
-from nodes.plan_heuristics import decompose
 from nodes.reagent.prompts import DECOMPOSE_SYSTEM, DECOMPOSE_USER, DECOMPOSE_VERSION
 from nodes.reagent.protocol import Decision, decide, message, reason_of, record
 from nodes.reagent.schemas import MAX_SUBQUESTIONS, SubQuestions

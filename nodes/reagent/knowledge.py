@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from nodes.lexical import STOPWORDS, content_words, coverage, numbers, stems
+from nodes.core.lexical import STOPWORDS, content_words, coverage, numbers, stems
 from state.reagent_state import Assertion
 
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")

@@ -7,7 +7,7 @@ templates use `str.format` placeholders; literal braces are doubled.
 
 from __future__ import annotations
 
-from nodes.prompts import DATA_RULE
+from nodes.core.prompts import DATA_RULE
 
 DECOMPOSE_VERSION = "reagent-decompose/2"
 EXTRACT_VERSION = "reagent-extract/2"

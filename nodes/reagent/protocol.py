@@ -1,7 +1,7 @@
 """What every ReAgent agent shares: typed messages, trace records, LLM-or-offline decisions.
 
 An agent decision is an `LLMDecision` of the one protocol every system uses
-(nodes.decision): it runs its LLM path when the context names a chat model and the run's
+(nodes.core.decision): it runs its LLM path when the context names a chat model and the run's
 LLM budget and time have room, checks the proposal, and otherwise (or when the model gives
 no valid answer after repair and retries) runs the offline twin and says so
 (`offline-fallback` plus the reason).
@@ -13,7 +13,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from nodes.decision import Check, Decided, LLMDecision, run_decision, seconds_left
+from nodes.core.decision import Check, Decided, LLMDecision, run_decision, seconds_left
 from state.reagent_state import (
     Message,
     MessageKind,
@@ -29,7 +29,7 @@ logger = logging.getLogger(__name__)
 R = TypeVar("R")
 
 Decision = Decided
-"""ReAgent's name for a decision: the shared `nodes.decision.Decided` (value, author, note)."""
+"""ReAgent's name for a decision: the shared `nodes.core.decision.Decided` (value, author, note)."""
 
 
 def message(
@@ -86,7 +86,7 @@ def decide(
 ) -> Decision[R]:
     """Run the LLM path when the context allows it and its proposal passes the checks.
 
-    Otherwise (or after a failure) the offline twin decides; see nodes.decision.
+    Otherwise (or after a failure) the offline twin decides; see nodes.core.decision.
     """
     decided = run_decision(
         LLMDecision(llm_path, offline_path, checks),

@@ -14,8 +14,8 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.guards import instruction_like, unsupported_answer
-from nodes.prompts import as_data
+from nodes.core.guards import instruction_like, unsupported_answer
+from nodes.core.prompts import as_data
 from nodes.reagent.knowledge import offline_assertion
 from nodes.reagent.prompts import EXTRACT_SYSTEM, EXTRACT_USER, EXTRACT_VERSION
 from nodes.reagent.protocol import Decision, decide, message, record

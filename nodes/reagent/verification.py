@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from nodes.prompts import as_data
+from nodes.core.prompts import as_data
 from nodes.reagent.knowledge import slot_contradicts, supported
 from nodes.reagent.prompts import VERIFY_SYSTEM, VERIFY_USER
 from nodes.reagent.schemas import Verification

@@ -123,7 +123,7 @@ def _judge(
     texts = {s["index"]: s["text"] for s in state.get("subquestions", [])}
 
     def offline() -> list[Judged]:
-        return judge_offline(new, held, texts, context.tuning.min_coverage)
+        return judge_offline(new, held, texts, context.min_coverage)
 
     def llm(caller: StructuredCaller) -> list[Judged]:
         return judge_llm(caller, state["question"], new, held, meter) if new else []

@@ -25,9 +25,9 @@ from adversarial_server import INJECTED, INJECTED_WORD, harmful_instance, servin
 from corpus_builder.build import BuildOptions, build
 from evals.datasets.questions import EvalExample
 from evals.metrics import recall_at_k
+from nodes.fif.schemas import Decision, PlannedTasks, Selection
 from nodes.lilac.schemas import Decomposition
-from nodes.schemas import Decision, PlannedTasks, Selection
-from state.context import Context
+from state.settings import RunSettings
 
 logger = logging.getLogger(__name__)
 pytestmark = pytest.mark.integration
@@ -36,7 +36,7 @@ MINI_BUNDLE = Path(__file__).resolve().parents[1] / "fixtures" / "mini_bundle"
 QUESTIONS = 20
 K = 10
 SYSTEMS: dict[str, tuple[str, str, str]] = {
-    "fif": ("graph_agent.api", "ask", "state.context:Context"),
+    "fif": ("graph_agent.api", "ask", "state.fif_context:FiFContext"),
     "lilac": ("graph_agent.lilac_graph", "ask_lilac", "state.lilac_state:LilacContext"),
     "ircot": ("graph_agent.ircot_graph", "ask_ircot", "state.ircot_state:IrcotContext"),
     "mmapg": ("graph_agent.mmapg_graph", "ask_mmapg", "state.mmapg_state:MMAPGContext"),
@@ -47,12 +47,12 @@ SYSTEMS: dict[str, tuple[str, str, str]] = {
         "state.extraction_state:ExtractionContext",
     ),
 }
-"""Each graph's ask function and its Context class."""
+"""Each graph's ask function and its RunSettings class."""
 READS_CORPUS = [name for name in SYSTEMS if name != "lilac"]
 """The graphs whose model reads corpus text (LILaC's decomposer sees only the question)."""
 
 
-def asker(name: str, **settings: Any) -> tuple[Callable[[str, Any], Any], Context]:
+def asker(name: str, **settings: Any) -> tuple[Callable[[str, Any], Any], RunSettings]:
     """Return a graph's ask function and its context built from the settings."""
     module, function, context_path = SYSTEMS[name]
     context_module, context_class = context_path.split(":")

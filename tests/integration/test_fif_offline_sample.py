@@ -17,7 +17,7 @@ import pytest
 from evals.datasets.questions import EvalExample
 from evals.metrics import retrieval_scores
 from graph_agent.api import ask
-from state.context import Context
+from state.fif_context import FiFContext
 from state.fif_state import Found, StepRecord, Strategy
 from tools.corpus_index import open_index
 from tools.search import dense_search
@@ -60,7 +60,7 @@ def test_offline_fif_beats_dense_all_gold_on_the_sample(
     sample_index: Path, sample_examples: tuple[EvalExample, ...], record_property
 ) -> None:
     index = open_index(str(sample_index))
-    context = Context(index_dir=str(sample_index), top_k=K)
+    context = FiFContext(index_dir=str(sample_index), top_k=K)
     fif_rows, dense_rows, latencies, steps = [], [], [], []
     for example in sample_examples:
         result = ask(example.question, context)

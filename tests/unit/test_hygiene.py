@@ -150,8 +150,8 @@ def test_imports_point_one_way(package: str) -> None:
 def test_the_import_walker_sees_lazy_and_dotted_imports(tmp_path: Path) -> None:
     module = tmp_path / "sample.py"
     module.write_text(
-        "import os\nimport nodes.rules\nfrom . import sibling\n"
-        "def late():\n    from graph_agent.graph import compile_graph\n"
+        "import os\nimport nodes.fif.rules\nfrom . import sibling\n"
+        "def late():\n    from graph_agent.fif_graph import compile_graph\n"
     )
     assert imported_packages(module) == {"nodes", "graph_agent"}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nodes.rules import LADDER
+from nodes.fif.rules import LADDER
 from state.fif_state import Candidate, StepRecord, Strategy, Subquery
 
 VECTOR: Strategy = LADDER[1]

@@ -11,8 +11,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from scripted_model import ScriptedChatModel, register
 
 from corpus_builder.build import BuildOptions, build
-from graph_agent.graph import build_graph, compile_graph
-from state.context import Context
+from graph_agent.fif_graph import build_graph, compile_graph
+from state.fif_context import FiFContext
 
 FLAG_QUESTION = "What colours are the stripes on the flag of the city where Marie Curie was born?"
 NOBEL_QUESTION = "Which three physicists shared the 1903 Nobel Prize in Physics?"
@@ -39,8 +39,8 @@ def index_with_injection(mini_bundle: Path, hash_build: Any, records: Any, injec
     return index_dir
 
 
-def llm_context(index_dir: Path, model: ScriptedChatModel, **overrides: Any) -> Context:
-    """Return a Context whose reasoning goes to the scripted model, without retry delays."""
+def llm_context(index_dir: Path, model: ScriptedChatModel, **overrides: Any) -> FiFContext:
+    """Return a FiFContext whose reasoning goes to the scripted model, without retry delays."""
     settings: dict[str, Any] = {
         "backend": "openai",
         "chat_model": register(model),
@@ -48,13 +48,13 @@ def llm_context(index_dir: Path, model: ScriptedChatModel, **overrides: Any) -> 
         "llm_backoff_s": 0,
         **SMALL_HOPS,
     }
-    return Context(**{**settings, **overrides})
+    return FiFContext(**{**settings, **overrides})
 
 
 class Run:
     """One in-memory run of the graph: its final state, route and checkpoints."""
 
-    def __init__(self, question: str, context: Context, **compile_options: Any) -> None:
+    def __init__(self, question: str, context: FiFContext, **compile_options: Any) -> None:
         if compile_options:  # e.g. interrupt_after, for resume tests
             self.graph = build_graph().compile(checkpointer=InMemorySaver(), **compile_options)
         else:
@@ -95,7 +95,7 @@ def build_pages(corpus_dir: Path, index_dir: Path, documents: list[dict[str, Any
     return index_dir
 
 
-def final_state(question: str, context: Context) -> dict[str, Any]:
+def final_state(question: str, context: FiFContext) -> dict[str, Any]:
     """Run the graph on a new thread and return its whole final state, not the output keys."""
     config = {"configurable": {"thread_id": uuid.uuid4().hex}}
     graph = compile_graph(InMemorySaver())

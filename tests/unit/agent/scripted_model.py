@@ -21,7 +21,8 @@ from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-from nodes import prompts
+from nodes.core import prompts as core_prompts
+from nodes.fif import prompts
 from tools.chat_models import register_chat_model
 
 Item = str | BaseException | Callable[[Sequence[BaseMessage]], str]
@@ -34,7 +35,7 @@ ROLES = {
     "select_component": prompts.COMPONENT_SELECT_SYSTEM,
     "evaluator": prompts.EVALUATOR_SYSTEM,
     "reranker": prompts.RERANKER_SYSTEM,
-    "answerer": prompts.ANSWERER_SYSTEM,
+    "answerer": core_prompts.ANSWERER_SYSTEM,
 }
 INPUT_TOKENS = 100
 OUTPUT_TOKENS = 20
@@ -103,7 +104,7 @@ class ScriptedChatModel(BaseChatModel):
 def register(model: ScriptedChatModel) -> str:
     """Register a model under a fresh name and return its `registered:<name>` spec.
 
-    Names must be fresh: `nodes.reasoning` caches one caller per model spec.
+    Names must be fresh: `nodes.core.reasoning` caches one caller per model spec.
     """
     return register_chat_model(f"scripted-{uuid.uuid4().hex[:8]}", model)
 

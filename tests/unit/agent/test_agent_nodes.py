@@ -1,4 +1,4 @@
-"""Each FiF node called directly with a dict state and Runtime(context=Context(...))."""
+"""Each FiF node called directly with a dict state and Runtime(context=FiFContext(...))."""
 
 from __future__ import annotations
 
@@ -11,25 +11,25 @@ from agent_runs import FLAG_QUESTION, llm_context
 from langgraph.runtime import Runtime
 from scripted_model import ScriptedChatModel, verdict
 
-import graph_agent.graph
+import graph_agent.fif_graph
 from graph_agent.api import ask
-from nodes.answerer import answerer
-from nodes.chain_evidence import chains, residual_queries, source_terms
-from nodes.evaluator import EvaluatorUpdate, evaluator
-from nodes.fusion import facets
-from nodes.orchestrator import OrchestratorUpdate, orchestrator
-from nodes.planner import PlannerUpdate, planner
-from nodes.reranker import reranker
-from nodes.rules import LADDER
-from nodes.traverser import TraverserUpdate, traverser
-from state.context import Context
+from nodes.fif.answerer import answerer
+from nodes.fif.chain_evidence import chains, residual_queries, source_terms
+from nodes.fif.evaluator import EvaluatorUpdate, evaluator
+from nodes.fif.fusion import facets
+from nodes.fif.orchestrator import OrchestratorUpdate, orchestrator
+from nodes.fif.planner import PlannerUpdate, planner
+from nodes.fif.reranker import reranker
+from nodes.fif.rules import LADDER
+from nodes.fif.traverser import TraverserUpdate, traverser
+from state.fif_context import FiFContext
 from tools.corpus_index import open_index
 
 COMPARISON = "Who was born first, Marie Curie or Pierre Curie?"
 
 
-def runtime(index: Path, **overrides) -> Runtime[Context]:
-    return Runtime(context=Context(index_dir=str(index), **overrides))
+def runtime(index: Path, **overrides) -> Runtime[FiFContext]:
+    return Runtime(context=FiFContext(index_dir=str(index), **overrides))
 
 
 @pytest.mark.parametrize(
@@ -86,12 +86,14 @@ def test_ask_declares_the_question_before_the_graph_starts(mini_index: Path, mon
     at_start: list[list[str]] = []
 
     class Graph:  # stands in for the compiled graph: records what was declared by then
+        name = "fif"
+
         def invoke(self, state, **_):
             at_start.extend(declared)
             return {}
 
-    monkeypatch.setattr(graph_agent.graph, "fif_graph", lambda checkpointer: Graph())
-    ask(FLAG_QUESTION, Context(index_dir=str(mini_index)))
+    monkeypatch.setattr(graph_agent.fif_graph, "graph", Graph())
+    ask(FLAG_QUESTION, FiFContext(index_dir=str(mini_index)))
     assert at_start == [[FLAG_QUESTION]]
 
 

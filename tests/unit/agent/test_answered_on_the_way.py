@@ -12,8 +12,8 @@ from pathlib import Path
 
 from agent_records import step, subquery
 
-from nodes.judging import judge_offline
-from state.context import Context
+from nodes.fif.judging import judge_offline
+from state.fif_context import FiFContext
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
 
@@ -26,7 +26,7 @@ def test_a_subquery_another_step_answers_records_the_component(mini_index: Path)
     plan = [subquery(0), {**subquery(1), "text": born},
             {**subquery(2), "text": "yearly award of the Royal Swedish Academy"}]  # fmt: skip
     first = step(0, rung=1, components=[MARIE], score=0.9, subquery="Marie Curie radioactivity")
-    verdict = judge_offline(index, "Marie Curie", plan, [], first, Context(), CostMeter())
+    verdict = judge_offline(index, "Marie Curie", plan, [], first, FiFContext(), CostMeter())
     answered = {s["index"]: s for s in verdict.updates}
     assert answered[1]["status"] == "answerable" and answered[1]["found"] == MARIE
     assert 2 not in answered and "found" not in answered[0]

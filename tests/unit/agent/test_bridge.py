@@ -13,11 +13,11 @@ import pytest
 from agent_records import subquery
 from agent_runs import build_pages, final_state, paragraph_page
 
-from nodes.bridge import bridge_subquery, candidate_entities, choose_entity, evidence_node
-from nodes.evaluator import bridge_of
-from nodes.plan_heuristics import compares_named_entities
-from nodes.rules import must_stop
-from state.context import Context
+from nodes.fif.bridge import bridge_subquery, candidate_entities, choose_entity, evidence_node
+from nodes.fif.evaluator import bridge_of
+from nodes.fif.plan_heuristics import compares_named_entities
+from nodes.fif.rules import must_stop
+from state.fif_context import FiFContext
 from state.fif_state import FiFState, StepRecord, Subquery
 from state.tuning import FiFTuning
 from state.views import pending_bridge, spent_bridge, unresolved
@@ -136,8 +136,8 @@ def test_pending_bridge(subqueries, history, max_bridges, expected) -> None:
 def test_a_bridge_keeps_the_run_going_and_gets_one_hop() -> None:
     history = [_step([TABLE], bridge="Northport founded")]
     state: FiFState = {"question": QUESTION, "subqueries": [_subquery(0)], "history": history}
-    assert not must_stop(state, Context())
-    assert must_stop(state, Context(tuning=FiFTuning(bridge_hops=0)))
+    assert not must_stop(state, FiFContext())
+    assert must_stop(state, FiFContext(tuning=FiFTuning(bridge_hops=0)))
     bridge = _subquery(1, "bridge", parent=0, status="not answerable")
     assert unresolved([_subquery(0), bridge]) == [bridge]  # a bridge replaces nothing
     assert not spent_bridge(bridge, history)
@@ -145,7 +145,7 @@ def test_a_bridge_keeps_the_run_going_and_gets_one_hop() -> None:
 
 
 def _run(index_dir: Path, bridges: int) -> dict:
-    context = Context(
+    context = FiFContext(
         index_dir=str(index_dir),
         top_k=3,
         docs_per_hop=2,
@@ -167,8 +167,8 @@ def test_the_answer_page_is_reached_only_through_the_bridge(linkless_index: Path
 
 
 def test_the_llm_orchestrator_is_shown_the_bridge_and_may_take_it() -> None:
-    from nodes.orchestrator import _target
-    from nodes.prompts import ORCHESTRATOR_USER
+    from nodes.fif.orchestrator import _target
+    from nodes.fif.prompts import ORCHESTRATOR_USER
 
     assert "{bridge}" in ORCHESTRATOR_USER
     state: FiFState = {"question": QUESTION, "subqueries": [_subquery(0)], "history": []}
@@ -226,7 +226,7 @@ def test_a_question_comparing_named_entities(question: str, entities: int, expec
 def test_a_comparison_reads_no_bridge_unless_asked_to(linkless_index: Path) -> None:
     """Its answer is on the compared entities' own pages, not on pages they mention."""
     index, step = open_index(linkless_index), _step([TABLE])
-    off, on = Context(), Context(tuning=FiFTuning(comparison_bridges=True))
+    off, on = FiFContext(), FiFContext(tuning=FiFTuning(comparison_bridges=True))
     question = "Did the home team that played Eastvale in the 2004 Harbour Cup and Westbay win?"
     compared = {"question": question, "subqueries": [subquery(i) for i in range(3)]}
     single = {"question": question, "subqueries": [subquery(0)]}

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from agent_runs import build_pages, final_state, paragraph_page
 
-from nodes.bridge import candidate_entities, evidence_node
-from state.context import Context
+from nodes.fif.bridge import candidate_entities, evidence_node
+from state.fif_context import FiFContext
 from state.tuning import FiFTuning
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
@@ -53,7 +53,7 @@ def chain_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _run(index_dir: Path, bridges: int) -> dict:
-    context = Context(
+    context = FiFContext(
         index_dir=str(index_dir),
         top_k=3,
         docs_per_hop=1,  # each hop keeps its best page: the chain is walked, never guessed

@@ -16,11 +16,11 @@ import pytest
 from agent_records import candidate, step, subquery
 from langgraph.runtime import Runtime
 
-from nodes.bridge import bridge_page_found
-from nodes.orchestrator import orchestrator
-from nodes.policy import rule_action
-from nodes.rules import LADDER
-from state.context import Context
+from nodes.fif.bridge import bridge_page_found
+from nodes.fif.orchestrator import orchestrator
+from nodes.fif.policy import rule_action
+from nodes.fif.rules import LADDER
+from state.fif_context import FiFContext
 from tools.corpus_index import open_index
 
 MARIE = ["marie_curie::p0"]
@@ -62,7 +62,7 @@ def test_bridge_page_found(mini_index: Path, pages, found, expected) -> None:
 
 def test_a_found_bridge_page_becomes_a_facet_and_the_run_stops(mini_index: Path) -> None:
     graph = open_index(str(mini_index)).graph
-    action, added = rule_action(_state(["warsaw"], ["warsaw::p1"]), Context(), graph)
+    action, added = rule_action(_state(["warsaw"], ["warsaw::p1"]), FiFContext(), graph)
     assert action["kind"] == "stop" and "kept as reranker facets" in action["reason"]
     assert [(s["index"], s["text"], s["status"], s["origin"]) for s in added] == [
         (1, "Warsaw born", "answerable", "bridge")
@@ -71,7 +71,7 @@ def test_a_found_bridge_page_becomes_a_facet_and_the_run_stops(mini_index: Path)
 
 def test_a_bridge_not_found_yet_gets_its_global_hop(mini_index: Path) -> None:
     graph = open_index(str(mini_index)).graph
-    action, added = rule_action(_state(["warsaw"], ["radium::p0"]), Context(), graph)
+    action, added = rule_action(_state(["warsaw"], ["radium::p0"]), FiFContext(), graph)
     assert action["kind"] == "search" and action["strategy"] == LADDER[1]
     assert [(s["text"], s["status"]) for s in added] == [("Warsaw born", "unknown")]
 
@@ -79,14 +79,14 @@ def test_a_bridge_not_found_yet_gets_its_global_hop(mini_index: Path) -> None:
 def test_after_a_found_bridge_the_next_pending_one_is_searched(mini_index: Path) -> None:
     graph = open_index(str(mini_index)).graph
     state = _state(["warsaw"], ["warsaw::p1"], bridges=2)
-    action, added = rule_action(state, Context(), graph)
+    action, added = rule_action(state, FiFContext(), graph)
     assert action["kind"] == "search" and action["subquery"] == "Pierre Curie prize"
     assert [(s["index"], s["status"]) for s in added] == [(2, "answerable"), (3, "unknown")]
     assert action["subquery_index"] == 3
 
 
 def test_the_orchestrator_keeps_the_facets_of_a_stop(mini_index: Path) -> None:
-    context = Context(index_dir=str(mini_index))
+    context = FiFContext(index_dir=str(mini_index))
     update = orchestrator(_state(["warsaw"], ["warsaw::p1"]), Runtime(context=context))
     assert update["next_action"]["kind"] == "stop"
     assert [s["text"] for s in update["subqueries"]] == ["Warsaw born"]

@@ -6,8 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from nodes.chain_evidence import co_link_support
-from nodes.hop import best_linking_node, reachable
+from nodes.fif.chain_evidence import co_link_support
+from nodes.fif.hop import best_linking_node, reachable
 from state.corpus import Component, Document, Subcomponent
 from tools.graph_nav import referrers
 from tools.layered_graph import LayeredGraph

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -10,11 +11,15 @@ from agent_runs import FLAG_QUESTION
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import StateGraph
 
-from graph_agent import graph as fif_module
+from graph_agent import fif_graph as fif_module
 from graph_agent.api import ask
-from graph_agent.graph import fif_graph
-from graph_agent.replay import ask_checkpointed, list_checkpoints
-from state.context import Context
+from graph_agent.fif_graph import fif_graph
+from graph_agent.replay import list_checkpoints
+from graph_agent.systems import run_system
+from state.fif_context import FiFContext
+
+ask_checkpointed = partial(run_system, "fif")
+"""`fif ask`'s checkpointed FiF run."""
 
 
 @pytest.fixture
@@ -41,7 +46,7 @@ def test_binding_a_checkpointer_shares_the_compiled_graph(no_compiling: list[str
 
 
 def test_repeated_asks_compile_nothing(mini_index: Path, no_compiling: list[str]) -> None:
-    context = Context(index_dir=str(mini_index))
+    context = FiFContext(index_dir=str(mini_index))
     saver = InMemorySaver()
     plain = [ask(FLAG_QUESTION, context) for _ in range(2)]
     saved = [ask(FLAG_QUESTION, context, thread_id=t, checkpointer=saver) for t in ("a", "b")]
@@ -52,6 +57,6 @@ def test_repeated_asks_compile_nothing(mini_index: Path, no_compiling: list[str]
 
 def test_checkpointed_cli_runs_compile_nothing(mini_index: Path, no_compiling, tmp_path) -> None:
     index = Path(shutil.copytree(mini_index, tmp_path / "index"))  # checkpoints land here
-    result = ask_checkpointed(FLAG_QUESTION, Context(index_dir=str(index)), "cli-thread")
+    result = ask_checkpointed(FLAG_QUESTION, FiFContext(index_dir=str(index)), "cli-thread")
     assert list_checkpoints(index, result.thread_id)
     assert no_compiling == []

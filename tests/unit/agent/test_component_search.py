@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from nodes.traversal import Traversal, component_scores, component_stage
+from nodes.fif.traversal import Traversal, component_scores, component_stage
 from state.fif_state import Found, Strategy
 from state.tuning import FiFTuning
 from tools.corpus_index import open_index

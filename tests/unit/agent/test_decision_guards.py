@@ -9,12 +9,12 @@ import pytest
 from agent_runs import FLAG_QUESTION, NOBEL_QUESTION
 from scripted_model import ScriptedChatModel, plan, rate_limit, register
 
-from nodes.decision import LLMDecision, decide, run_decision, seconds_left, time_budget
-from nodes.guards import bad_selection, instruction_like, ungrounded, unsupported_answer
-from nodes.plan_heuristics import decompose
-from nodes.policy import action_refusal, rule_action
-from nodes.schemas import PlannedTasks
-from state.context import Context
+from nodes.core.decision import LLMDecision, decide, run_decision, seconds_left, time_budget
+from nodes.core.guards import bad_selection, instruction_like, ungrounded, unsupported_answer
+from nodes.fif.plan_heuristics import decompose
+from nodes.fif.policy import action_refusal, rule_action
+from nodes.fif.schemas import PlannedTasks
+from state.fif_context import FiFContext
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
 from tools.llm_calls import LLMFailure, StructuredCaller
@@ -93,9 +93,9 @@ def test_unsupported_answer(answer: str, evidence: list[str], reason: str | None
     assert found is None if reason is None else reason in (found or "")
 
 
-def context_for(model: ScriptedChatModel, **overrides: object) -> Context:
+def context_for(model: ScriptedChatModel, **overrides: object) -> FiFContext:
     settings = {"backend": "openai", "chat_model": register(model), "llm_backoff_s": 0}
-    return Context(**{**settings, **overrides})
+    return FiFContext(**{**settings, **overrides})
 
 
 def ask_plan(meter: CostMeter):
@@ -168,7 +168,7 @@ def test_a_mended_reply_must_name_a_field_of_the_schema() -> None:
 @pytest.mark.parametrize("question", [FLAG_QUESTION, NOBEL_QUESTION])
 def test_the_offline_twins_pass_the_guards_they_stand_in_for(mini_index: Path, question: str):
     index = open_index(str(mini_index))
-    context = Context(index_dir=str(mini_index))
+    context = FiFContext(index_dir=str(mini_index))
     tasks = decompose(index, question, context.max_subqueries)
     assert ungrounded(tasks, [question]) is None
     subqueries = [{"index": i, "text": t, "status": "unknown", "answer": None, "origin": "initial"}

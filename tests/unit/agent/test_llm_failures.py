@@ -17,7 +17,7 @@ from scripted_model import (
     verdict,
 )
 
-from nodes.rules import LADDER
+from nodes.fif.rules import LADDER
 from state.fif_state import Action
 
 FAIL, OK = verdict("not answerable"), verdict("answerable")

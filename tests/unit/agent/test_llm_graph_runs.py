@@ -7,7 +7,7 @@ from pathlib import Path
 from agent_runs import FLAG_QUESTION, NOBEL_QUESTION, Run, llm_context
 from scripted_model import ScriptedChatModel, action, plan, ranking, search, selection, verdict
 
-from nodes.rules import LADDER
+from nodes.fif.rules import LADDER
 
 BIRTHPLACE = "Find the birthplace of Marie Curie"
 FLAG = "Find the colours of the flag of that city"

@@ -19,7 +19,7 @@ from scripted_model import (
     verdict,
 )
 
-from nodes.reranker import reranker
+from nodes.fif.reranker import reranker
 from tools.chat_models import REGISTERED_PREFIX
 
 IMAGE, PARAGRAPH = "warsaw::i0", "warsaw::p1"

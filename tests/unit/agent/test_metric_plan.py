@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nodes.plan_heuristics import decompose
+from nodes.fif.plan_heuristics import decompose
 from tools.corpus_index import open_index
 
 QUESTION = "What is ACME's FY2023 inventory turnover ratio?"

@@ -5,26 +5,30 @@ from __future__ import annotations
 import shutil
 import time
 import uuid
+from functools import partial
 from pathlib import Path
 
 import pytest
 from agent_runs import FLAG_QUESTION, NOBEL_QUESTION, Run
 
-from graph_agent.graph import build_graph
+from graph_agent.fif_graph import build_graph
 from graph_agent.replay import (
-    ask_checkpointed,
     list_checkpoints,
     resume,
     run_config,
     sqlite_checkpointer,
     stored_context,
 )
-from state.context import Context
+from graph_agent.systems import run_system
+from state.fif_context import FiFContext
 from tools.errors import ConfigError
 
+ask_checkpointed = partial(run_system, "fif")
+"""`fif ask`'s checkpointed FiF run."""
 
-def offline(index: Path, **overrides) -> Context:
-    return Context(index_dir=str(index), **overrides)
+
+def offline(index: Path, **overrides) -> FiFContext:
+    return FiFContext(index_dir=str(index), **overrides)
 
 
 def judged(history) -> list[tuple]:

@@ -1,4 +1,4 @@
-"""Table tests of nodes/policy.py: `enforce` on proposed actions and the rule orchestrator."""
+"""Table tests of nodes/fif/policy.py: `enforce` on proposed actions and the rule orchestrator."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ from pathlib import Path
 import pytest
 from agent_records import LLM_LLM, VECTOR, replan_decision, step, subquery
 
-from nodes.policy import enforce, rule_action
-from nodes.rules import FIXED_GRANULARITY, LADDER, MAX_REPLANS
-from state.context import Context
+from nodes.fif.policy import enforce, rule_action
+from nodes.fif.rules import FIXED_GRANULARITY, LADDER, MAX_REPLANS
+from state.fif_context import FiFContext
 from tools.corpus_index import open_index
+
+CTX = FiFContext()
 
 NEIGHBORS = LADDER[0]
 
@@ -33,32 +35,32 @@ SUCCESS_0 = [step(0, 1, success=True)]
 @pytest.mark.parametrize(
     ("history", "action", "context", "kind", "strategy", "anchor", "changed"),
     [
-        ([step(i) for i in range(8)], proposal(), Context(), "stop", None, None, False),
-        ([], proposal("replan"), Context(no_planner=True), "stop", None, None, False),
-        ([], proposal("replan"), Context(), "replan", None, None, False),
-        ([], proposal("stop"), Context(), "stop", None, None, False),
-        ([], proposal(rung=5), Context(), "search", VECTOR, None, True),  # no failure yet
-        ([step(0)], proposal(rung=5), Context(), "search", LADDER[2], None, True),  # one rung up
-        ([step(0)], proposal(rung=1), Context(), "search", LADDER[2], None, True),  # failed route
-        ([step(0)], proposal(rung=2), Context(), "search", LADDER[2], None, False),
-        ([step(0), step(1, rung=2)], proposal(rung=1), Context(), "search", LADDER[3], None, True),
-        (SUCCESS_0, proposal(rung=0, anchor=0), Context(), "search", NEIGHBORS, 0, False),
-        (SUCCESS_0, proposal(rung=0, anchor=5), Context(), "search", VECTOR, None, True),
-        (SUCCESS_0, proposal(rung=0, anchor=-1), Context(), "search", VECTOR, None, True),
-        (SUCCESS_0, proposal(rung=2, anchor=0), Context(), "search", VECTOR, None, True),
+        ([step(i) for i in range(8)], proposal(), CTX, "stop", None, None, False),
+        ([], proposal("replan"), FiFContext(no_planner=True), "stop", None, None, False),
+        ([], proposal("replan"), CTX, "replan", None, None, False),
+        ([], proposal("stop"), CTX, "stop", None, None, False),
+        ([], proposal(rung=5), CTX, "search", VECTOR, None, True),  # no failure yet
+        ([step(0)], proposal(rung=5), CTX, "search", LADDER[2], None, True),  # one rung up
+        ([step(0)], proposal(rung=1), CTX, "search", LADDER[2], None, True),  # failed route
+        ([step(0)], proposal(rung=2), CTX, "search", LADDER[2], None, False),
+        ([step(0), step(1, rung=2)], proposal(rung=1), CTX, "search", LADDER[3], None, True),
+        (SUCCESS_0, proposal(rung=0, anchor=0), CTX, "search", NEIGHBORS, 0, False),
+        (SUCCESS_0, proposal(rung=0, anchor=5), CTX, "search", VECTOR, None, True),
+        (SUCCESS_0, proposal(rung=0, anchor=-1), CTX, "search", VECTOR, None, True),
+        (SUCCESS_0, proposal(rung=2, anchor=0), CTX, "search", VECTOR, None, True),
         (
             [step(0), step(1, rung=2), step(2, rung=3)],
             proposal(rung=4),
-            Context(no_llm_traversal=True),
+            FiFContext(no_llm_traversal=True),
             "stop", None, None, False,
         ),
-        (SUCCESS_0, proposal(rung=0, anchor=0), Context(no_global_hop=True), "search", NEIGHBORS,
+        (SUCCESS_0, proposal(rung=0, anchor=0), FiFContext(no_global_hop=True), "search", NEIGHBORS,
          0, False),
-        (SUCCESS_0, proposal(rung=1), Context(no_global_hop=True), "search", NEIGHBORS, 0, True),
+        (SUCCESS_0, proposal(rung=1), FiFContext(no_global_hop=True), "search", NEIGHBORS, 0, True),
         (
             [],
             proposal(rung=1),
-            Context(fixed_granularity=True),
+            FiFContext(fixed_granularity=True),
             "search", {**VECTOR, "granularity": FIXED_GRANULARITY}, None, True,
         ),
     ],
@@ -95,14 +97,14 @@ def test_enforce(history, action, context, kind, strategy, anchor, changed) -> N
 
 def test_an_llm_replan_past_the_replan_limit_stops_as_the_edge_would() -> None:
     state = {"history": [step(0)], "decisions": [replan_decision()] * MAX_REPLANS}
-    result = enforce(proposal("replan"), state, Context())
+    result = enforce(proposal("replan"), state, CTX)
     assert result["kind"] == "stop" and result["decided_by"] == "llm"
     assert result["reason"].endswith(f"[rules: replan limit ({MAX_REPLANS}) reached]")
 
 
 def test_enforce_never_mutates_the_proposal() -> None:
     action = proposal(rung=5)
-    enforce(action, {"history": [step(0)]}, Context())
+    enforce(action, {"history": [step(0)]}, CTX)
     assert action == proposal(rung=5)
 
 
@@ -120,56 +122,56 @@ RELEVANT_0 = step(0, rung=1, success=True, answerable=False, components=MARIE)
 @pytest.mark.parametrize(
     ("history", "subqueries", "context", "expected"),
     [
-        ([step(i) for i in range(8)], [subquery(0)], Context(), ("stop", "step budget")),
-        ([], [subquery(0, "answerable")], Context(), ("stop", "every subquery is answerable")),
-        ([], [subquery(0)], Context(), ("search", 0, VECTOR, None, "cheapest global hop")),
-        ([step(0)], [subquery(0)], Context(), ("search", 0, LADDER[2], None, "escalate")),
+        ([step(i) for i in range(8)], [subquery(0)], CTX, ("stop", "step budget")),
+        ([], [subquery(0, "answerable")], CTX, ("stop", "every subquery is answerable")),
+        ([], [subquery(0)], CTX, ("search", 0, VECTOR, None, "cheapest global hop")),
+        ([step(0)], [subquery(0)], CTX, ("search", 0, LADDER[2], None, "escalate")),
         (
             [step(0, success=True, answerable=False, components=MARIE)],
             [subquery(0, "not answerable")],
-            Context(),
+            CTX,
             ("search", 0, NEIGHBORS, 0, "follow its links"),
         ),
         (
             [step(0, 1, success=True, components=MARIE), step(1), step(2, rung=2)],
             [subquery(0), subquery(1, "answerable")],
-            Context(),
+            CTX,
             ("search", 2, NEIGHBORS, 0, "re-anchor to step 0"),
         ),
         (
             [step(0, 1, success=True, components=MARIE), step(1), step(2, rung=2)],
             [subquery(0), subquery(1, "answerable")],
-            Context(no_backtracking=True),
+            FiFContext(no_backtracking=True),
             ("search", 0, LADDER[3], None, "escalate"),
         ),
         (
             [step(0, 1, success=True, components=MARIE), step(1), step(2, rung=0, anchor=0)],
             [subquery(0), subquery(1, "answerable")],
-            Context(),
+            CTX,
             ("replan", "failed from several anchors"),
         ),
         (
             [step(i, rung=i) for i in range(1, 6)],
             [subquery(0)],
-            Context(),
+            CTX,
             ("stop", "exhausted its ladder"),
         ),
         (
             [RELEVANT_0, step(1, rung=0, anchor=0), relevant(2, MARIE)],
             [subquery(0, "not answerable")],
-            Context(),
+            CTX,
             ("stop", "exhausted its ladder"),  # the same top find: its links were followed
         ),
         (
             [RELEVANT_0, step(1, rung=0, anchor=0), relevant(2, ["warsaw::p0"])],
             [subquery(0, "not answerable")],
-            Context(),
+            CTX,
             ("search", 0, NEIGHBORS, 2, "follow its links"),  # new evidence links on
         ),
         (
             [step(0, rung=5)],
             [subquery(0), subquery(1)],
-            Context(),
+            CTX,
             ("search", 1, VECTOR, None, "new subquery"),  # a failed LLM/LLM hop advances
         ),
     ],
@@ -208,7 +210,7 @@ def test_backtracking_rewrites_the_subquery_with_the_anchor_title(mini_index: Pa
     graph = open_index(str(mini_index)).graph
     history = [step(0, 1, success=True, components=MARIE), step(1), step(2, rung=2)]
     state = {"history": history, "subqueries": [subquery(0), subquery(1, "answerable")]}
-    action, [rewrite] = rule_action(state, Context(), graph)
+    action, [rewrite] = rule_action(state, CTX, graph)
     assert rewrite == {
         "index": 2,
         "text": "find target 0 (Marie Curie)",

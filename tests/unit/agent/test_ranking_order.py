@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nodes.fusion import chain_ranking, keep_in_top, with_lexical_facet
+from nodes.fif.fusion import chain_ranking, keep_in_top, with_lexical_facet
 from state.fif_state import Candidate
 from state.tuning import FiFTuning
 from tools.component_terms import full_text, lexical_text

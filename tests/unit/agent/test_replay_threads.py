@@ -1,4 +1,4 @@
-"""Replay keeps the run's Context, names valid ids for unknown ones, and guards used threads.
+"""Replay keeps the run's FiFContext, names valid ids for unknown ones, and guards used threads.
 
 A run that fails before its first node leaves no thread; one that fails later keeps its own.
 """
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TypedDict
 
@@ -18,16 +19,19 @@ from langgraph.graph import START, StateGraph
 from graph_agent.binding import with_checkpointer
 from graph_agent.lilac_graph import graph as lilac_graph
 from graph_agent.replay import (
-    ask_checkpointed,
     list_checkpoints,
     resume,
     sqlite_checkpointer,
     stored_context,
+    thread_system_of,
 )
-from graph_agent.systems import ask_system
+from graph_agent.systems import run_system
 from graph_agent.threads import discard_unstarted, thread_ids
-from state.context import Context
+from state.fif_context import FiFContext
 from tools.errors import ConfigError, ContextError
+
+ask_checkpointed = partial(run_system, "fif")
+"""`fif ask`'s checkpointed FiF run."""
 
 
 @pytest.fixture
@@ -41,7 +45,7 @@ def first_checkpoint_after_planning(index: Path, thread: str) -> str:
 
 
 def test_resume_and_fork_keep_the_stored_context_unless_overridden(index: Path) -> None:
-    context = Context(index_dir=str(index), max_steps=1, top_k=3)
+    context = FiFContext(index_dir=str(index), max_steps=1, top_k=3)
     first = ask_checkpointed(FLAG_QUESTION, context, "t1")
     assert len(first.history) == 1 and len(first.ranking) == 3
     assert stored_context(index, "t1") == context
@@ -54,13 +58,13 @@ def test_resume_and_fork_keep_the_stored_context_unless_overridden(index: Path) 
 
 
 def test_the_stored_index_is_the_one_replay_is_pointed_at(index: Path, tmp_path: Path) -> None:
-    ask_checkpointed(FLAG_QUESTION, Context(index_dir=str(index), max_steps=1), "t1")
+    ask_checkpointed(FLAG_QUESTION, FiFContext(index_dir=str(index), max_steps=1), "t1")
     moved = Path(shutil.move(index, tmp_path / "moved"))
     assert stored_context(moved, "t1").index_dir == str(moved)
 
 
 def test_an_unknown_checkpoint_id_lists_the_thread_s_checkpoints(index: Path) -> None:
-    ask_checkpointed(FLAG_QUESTION, Context(index_dir=str(index), max_steps=1), "t1")
+    ask_checkpointed(FLAG_QUESTION, FiFContext(index_dir=str(index), max_steps=1), "t1")
     known = [c.checkpoint_id for c in list_checkpoints(index, "t1")]
     with pytest.raises(ConfigError) as raised:
         resume(index, "t1", "no-such-checkpoint")
@@ -71,7 +75,7 @@ def test_an_unknown_checkpoint_id_lists_the_thread_s_checkpoints(index: Path) ->
 
 def test_an_unknown_thread_lists_the_threads_newest_first(index: Path) -> None:
     for thread in ("older", "newer"):
-        ask_checkpointed(FLAG_QUESTION, Context(index_dir=str(index), max_steps=1), thread)
+        ask_checkpointed(FLAG_QUESTION, FiFContext(index_dir=str(index), max_steps=1), thread)
     with sqlite_checkpointer(index) as saver:
         assert thread_ids(saver) == ["newer", "older"]
     for attempt in (lambda: resume(index, "nope"), lambda: stored_context(index, "nope")):
@@ -80,7 +84,7 @@ def test_an_unknown_thread_lists_the_threads_newest_first(index: Path) -> None:
 
 
 def test_a_new_question_on_a_used_thread_is_refused_unless_continued(index: Path) -> None:
-    context = Context(index_dir=str(index), max_steps=2)
+    context = FiFContext(index_dir=str(index), max_steps=2)
     first = ask_checkpointed(FLAG_QUESTION, context, "t1")
     with pytest.raises(ConfigError, match=r"thread 't1' already holds a run \(fif: .*--continue"):
         ask_checkpointed(NOBEL_QUESTION, context, "t1")
@@ -90,22 +94,20 @@ def test_a_new_question_on_a_used_thread_is_refused_unless_continued(index: Path
 
 
 def test_every_checkpointed_system_guards_its_threads(index: Path) -> None:
-    context = Context(index_dir=str(index), top_k=3)
-    lilac = ask_system("lilac").run
+    context = FiFContext(index_dir=str(index), top_k=3)
+    lilac = partial(run_system, "lilac")
     lilac(FLAG_QUESTION, context, "L")
     with pytest.raises(ConfigError, match=r"thread 'L' already holds a run \(lilac: "):
         lilac(NOBEL_QUESTION, context, "L")
     with pytest.raises(ConfigError, match=r"thread 'L' already holds a run \(lilac: "):
-        ask_system("fif").run(NOBEL_QUESTION, context, "L")
-    with pytest.raises(ConfigError, match="thread 'L' is a lilac run; --resume and --fork"):
-        resume(index, "L")
+        partial(run_system, "fif")(NOBEL_QUESTION, context, "L")
+    assert resume(index, "L").finished  # replay knows the thread is LILaC's, and done
     with sqlite_checkpointer(index) as saver:  # an edit of the state records no graph
         with_checkpointer(lilac_graph, saver).update_state(
             {"configurable": {"thread_id": "L"}}, {"ranking": []}
         )
-    with pytest.raises(ConfigError, match="thread 'L' is a lilac run"):
-        resume(index, "L")
-    assert ask_system("dense").run(NOBEL_QUESTION, context, "L").ranking  # no thread state
+    assert thread_system_of(index, "L") == "lilac"  # read from the run's own checkpoints
+    assert partial(run_system, "dense")(NOBEL_QUESTION, context, "L").ranking  # no thread state
 
 
 def test_the_cli_reports_replay_and_thread_errors_in_one_line(index: Path, run_fif_main) -> None:
@@ -123,12 +125,12 @@ def test_the_cli_reports_replay_and_thread_errors_in_one_line(index: Path, run_f
 
 
 def test_a_run_that_fails_before_its_first_node_leaves_no_thread(index: Path, run_fif_main) -> None:
-    ask_checkpointed(FLAG_QUESTION, Context(index_dir=str(index), max_steps=1), "kept")
-    unknown_doc = Context(index_dir=str(index), doc_scope=("no_such_doc",))
+    ask_checkpointed(FLAG_QUESTION, FiFContext(index_dir=str(index), max_steps=1), "kept")
+    unknown_doc = FiFContext(index_dir=str(index), doc_scope=("no_such_doc",))
     with pytest.raises(ContextError, match="context.doc_scope"):
         ask_checkpointed(FLAG_QUESTION, unknown_doc, "failed")
     with pytest.raises(ContextError, match="context.doc_scope"):
-        ask_system("lilac").run(FLAG_QUESTION, unknown_doc, "failed-lilac")
+        partial(run_system, "lilac")(FLAG_QUESTION, unknown_doc, "failed-lilac")
     code, _, err = run_fif_main("ask", FLAG_QUESTION, "--index", str(index), "--doc", "nope")
     assert code == 2 and "context.doc_scope" in err
     with sqlite_checkpointer(index) as saver:

@@ -6,38 +6,38 @@ import pytest
 from agent_records import replan_decision, step, subquery
 from langgraph.runtime import Runtime
 
-from graph_agent.graph import compile_graph
+from graph_agent.fif_graph import compile_graph
 from graph_agent.routing import after_evaluator, after_orchestrator, after_planner, after_reranker
-from nodes.rules import MAX_REPLANS
-from state.context import Context
+from nodes.fif.rules import MAX_REPLANS
+from state.fif_context import FiFContext
 
 OPEN = [subquery(0), subquery(1)]
 TWO_ANCHORS = [step(0), step(1, rung=0, anchor=0)]
 """Subquery 0 failed from two distinct anchors (a global hop, then step 0's links)."""
 
 
-def runtime(**overrides) -> Runtime[Context]:
-    return Runtime(context=Context(**overrides))
+def runtime(**overrides) -> Runtime[FiFContext]:
+    return Runtime(context=FiFContext(**overrides))
 
 
 @pytest.mark.parametrize(
     ("state", "context", "expected"),
     [
-        ({"subqueries": OPEN, "history": [step(0)]}, Context(), "orchestrator"),
-        ({"subqueries": OPEN, "history": TWO_ANCHORS}, Context(), "planner"),
-        ({"subqueries": OPEN, "history": TWO_ANCHORS}, Context(max_steps=2), "reranker"),
+        ({"subqueries": OPEN, "history": [step(0)]}, FiFContext(), "orchestrator"),
+        ({"subqueries": OPEN, "history": TWO_ANCHORS}, FiFContext(), "planner"),
+        ({"subqueries": OPEN, "history": TWO_ANCHORS}, FiFContext(max_steps=2), "reranker"),
         ({"subqueries": [subquery(0, "answerable")], "history": [step(0, success=True)]},
-         Context(), "reranker"),
-        ({"subqueries": OPEN, "history": TWO_ANCHORS}, Context(no_planner=True), "orchestrator"),
+         FiFContext(), "reranker"),
+        ({"subqueries": OPEN, "history": TWO_ANCHORS}, FiFContext(no_planner=True), "orchestrator"),
         ({"subqueries": OPEN, "history": TWO_ANCHORS,
-          "decisions": [replan_decision()] * MAX_REPLANS}, Context(), "orchestrator"),
+          "decisions": [replan_decision()] * MAX_REPLANS}, FiFContext(), "orchestrator"),
         ({"subqueries": OPEN, "history": TWO_ANCHORS},
-         Context(replan_after_failed_anchors=3), "orchestrator"),
+         FiFContext(replan_after_failed_anchors=3), "orchestrator"),
         ({"subqueries": OPEN, "history": [step(0, 1), step(1, 1, rung=0, anchor=0), step(2)]},
-         Context(), "orchestrator"),  # subquery 1 qualifies, but 0 was just worked on
+         FiFContext(), "orchestrator"),  # subquery 1 qualifies, but 0 was just worked on
         ({"subqueries": OPEN, "history": [step(0), step(1, 1), step(2, rung=0, anchor=0)]},
-         Context(), "planner"),  # other subqueries' steps in between don't matter
-        ({"subqueries": OPEN}, Context(), "orchestrator"),
+         FiFContext(), "planner"),  # other subqueries' steps in between don't matter
+        ({"subqueries": OPEN}, FiFContext(), "orchestrator"),
     ],
     ids=[
         "one-failure",
@@ -59,9 +59,9 @@ def test_after_evaluator(state, context, expected) -> None:
 @pytest.mark.parametrize(
     ("state", "context", "expected"),
     [
-        ({"subqueries": OPEN}, Context(), "orchestrator"),
-        ({"subqueries": OPEN, "history": [step(0), step(1)]}, Context(max_steps=2), "reranker"),
-        ({"subqueries": [subquery(0, "answerable")]}, Context(), "reranker"),
+        ({"subqueries": OPEN}, FiFContext(), "orchestrator"),
+        ({"subqueries": OPEN, "history": [step(0), step(1)]}, FiFContext(max_steps=2), "reranker"),
+        ({"subqueries": [subquery(0, "answerable")]}, FiFContext(), "reranker"),
     ],
     ids=["fresh-plan", "budget", "answered"],
 )

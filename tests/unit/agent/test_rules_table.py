@@ -1,11 +1,11 @@
-"""Table tests of the routing rules in nodes/rules.py: one row per case of the architecture."""
+"""Table tests of the routing rules in nodes/fif/rules.py: one row per case of the architecture."""
 
 from __future__ import annotations
 
 import pytest
 from agent_records import LLM_LLM, VECTOR, replan_decision, search_decision, step, subquery
 
-from nodes.rules import (
+from nodes.fif.rules import (
     FIXED_GRANULARITY,
     LADDER,
     MAX_REPLANS,
@@ -17,7 +17,10 @@ from nodes.rules import (
     should_backtrack,
     should_replan,
 )
-from state.context import Context
+from state.fif_context import FiFContext
+
+CTX = FiFContext()
+PATIENT = FiFContext(replan_after_failed_anchors=3)
 
 SQ = "find target 0"
 NEIGHBORS, SUB_LLM = LADDER[0], LADDER[4]
@@ -35,29 +38,35 @@ def test_the_ladder_climbs_in_cost_order() -> None:
 @pytest.mark.parametrize(
     ("history", "anchor", "context", "start", "expected"),
     [
-        ([], None, Context(), 0, LADDER[1]),  # neighbors needs an anchor
-        ([step(0, 1, success=True)], 0, Context(), 0, LADDER[0]),  # with one, start at the bottom
-        ([step(0)], None, Context(), 2, LADDER[2]),  # one rung up after a failure
-        ([step(0), step(1, rung=2)], None, Context(), 1, LADDER[3]),  # tried rungs are skipped
-        ([step(0, rung=2, success=True)], None, Context(), 2, LADDER[3]),  # successes too
-        ([step(0, anchor=None)], 3, Context(), 1, LADDER[2]),  # a vector hop ignores anchors
-        ([step(i, rung=i) for i in range(1, 6)], None, Context(), 1, None),  # ladder used up
-        ([], None, Context(no_llm_traversal=True), 4, None),
-        ([step(0)], None, Context(no_llm_traversal=True), 3, LADDER[3]),
-        ([step(0, success=True)], 0, Context(no_global_hop=True), 1, None),
-        ([step(0, success=True)], 0, Context(no_global_hop=True), 0, LADDER[0]),
-        ([], None, Context(no_global_hop=True), 0, LADDER[1]),  # the first hop may be global
+        ([], None, CTX, 0, LADDER[1]),  # neighbors needs an anchor
+        (
+            [step(0, 1, success=True)],
+            0,
+            CTX,
+            0,
+            LADDER[0],
+        ),  # with one, start at the bottom
+        ([step(0)], None, CTX, 2, LADDER[2]),  # one rung up after a failure
+        ([step(0), step(1, rung=2)], None, CTX, 1, LADDER[3]),  # tried rungs are skipped
+        ([step(0, rung=2, success=True)], None, CTX, 2, LADDER[3]),  # successes too
+        ([step(0, anchor=None)], 3, CTX, 1, LADDER[2]),  # a vector hop ignores anchors
+        ([step(i, rung=i) for i in range(1, 6)], None, CTX, 1, None),  # ladder used up
+        ([], None, FiFContext(no_llm_traversal=True), 4, None),
+        ([step(0)], None, FiFContext(no_llm_traversal=True), 3, LADDER[3]),
+        ([step(0, success=True)], 0, FiFContext(no_global_hop=True), 1, None),
+        ([step(0, success=True)], 0, FiFContext(no_global_hop=True), 0, LADDER[0]),
+        ([], None, FiFContext(no_global_hop=True), 0, LADDER[1]),  # the first hop may be global
         (
             [],
             None,
-            Context(fixed_granularity=True),
+            FiFContext(fixed_granularity=True),
             0,
             {**LADDER[1], "granularity": FIXED_GRANULARITY},
         ),
         (
             [step(0, subquery=SQ, strategy={**LADDER[1], "granularity": FIXED_GRANULARITY})],
             None,
-            Context(fixed_granularity=True),
+            FiFContext(fixed_granularity=True),
             1,
             {**LADDER[4], "granularity": FIXED_GRANULARITY},  # rungs 1–3 collapse into one
         ),
@@ -86,18 +95,18 @@ def test_next_rung(history, anchor, context, start, expected) -> None:
 @pytest.mark.parametrize(
     ("strategy", "context", "has_anchor", "first_step", "expected"),
     [
-        (NEIGHBORS, Context(), False, False, False),
-        (NEIGHBORS, Context(), True, False, True),
-        (LLM_LLM, Context(), False, False, True),
-        (LLM_LLM, Context(no_llm_traversal=True), False, False, False),
-        (SUB_LLM, Context(no_llm_traversal=True), False, False, False),
-        (VECTOR, Context(no_llm_traversal=True), False, False, True),
-        (VECTOR, Context(no_global_hop=True), False, False, False),
-        (VECTOR, Context(no_global_hop=True), False, True, True),
-        (NEIGHBORS, Context(no_global_hop=True), True, False, True),
-        (VECTOR, Context(fixed_granularity=True), False, False, True),
-        (LLM_LLM, Context(no_backtracking=True), False, False, True),
-        (LLM_LLM, Context(no_planner=True), False, False, True),
+        (NEIGHBORS, CTX, False, False, False),
+        (NEIGHBORS, CTX, True, False, True),
+        (LLM_LLM, CTX, False, False, True),
+        (LLM_LLM, FiFContext(no_llm_traversal=True), False, False, False),
+        (SUB_LLM, FiFContext(no_llm_traversal=True), False, False, False),
+        (VECTOR, FiFContext(no_llm_traversal=True), False, False, True),
+        (VECTOR, FiFContext(no_global_hop=True), False, False, False),
+        (VECTOR, FiFContext(no_global_hop=True), False, True, True),
+        (NEIGHBORS, FiFContext(no_global_hop=True), True, False, True),
+        (VECTOR, FiFContext(fixed_granularity=True), False, False, True),
+        (LLM_LLM, FiFContext(no_backtracking=True), False, False, True),
+        (LLM_LLM, FiFContext(no_planner=True), False, False, True),
     ],
     ids=[
         "neighbors-without-anchor",
@@ -150,18 +159,18 @@ def test_repeats_failure(history, subquery_text, anchor, strategy, expected) -> 
 @pytest.mark.parametrize(
     ("history", "context", "expected"),
     [
-        ([], Context(), False),
-        ([step(0, success=True)], Context(), False),
-        ([step(0)], Context(), False),
-        ([step(0), step(1, rung=2)], Context(), True),
-        ([step(0), step(1, rung=2, success=True), step(2, rung=3)], Context(), False),
-        ([step(0, rung=5)], Context(), True),  # a failed LLM/LLM hop
-        ([step(0, rung=4)], Context(), False),  # LLM components only
-        ([step(0), step(1, rung=2)], Context(no_backtracking=True), False),
-        ([step(0, rung=5)], Context(no_backtracking=True), False),
-        ([step(0), step(1, rung=2)], Context(backtrack_after_failures=3), False),
-        ([step(0), step(1, 1), step(2)], Context(), True),  # other subqueries don't interrupt
-        ([step(0, 1), step(1, 1, rung=2)], Context(), False),  # failures of another subquery
+        ([], CTX, False),
+        ([step(0, success=True)], CTX, False),
+        ([step(0)], CTX, False),
+        ([step(0), step(1, rung=2)], CTX, True),
+        ([step(0), step(1, rung=2, success=True), step(2, rung=3)], CTX, False),
+        ([step(0, rung=5)], CTX, True),  # a failed LLM/LLM hop
+        ([step(0, rung=4)], CTX, False),  # LLM components only
+        ([step(0), step(1, rung=2)], FiFContext(no_backtracking=True), False),
+        ([step(0, rung=5)], FiFContext(no_backtracking=True), False),
+        ([step(0), step(1, rung=2)], FiFContext(backtrack_after_failures=3), False),
+        ([step(0), step(1, 1), step(2)], CTX, True),  # other subqueries don't interrupt
+        ([step(0, 1), step(1, 1, rung=2)], CTX, False),  # failures of another subquery
     ],
     ids=[
         "no-steps",
@@ -185,21 +194,21 @@ def test_should_backtrack(history, context, expected) -> None:
 @pytest.mark.parametrize(
     ("history", "decisions", "context", "expected"),
     [
-        ([step(0), step(1, rung=0, anchor=0)], [], Context(), True),
-        ([step(0), step(1, rung=2)], [], Context(), False),  # one anchor only
-        ([step(0, success=True), step(1, anchor=None), step(2, rung=0, anchor=0)], [], Context(),
+        ([step(0), step(1, rung=0, anchor=0)], [], CTX, True),
+        ([step(0), step(1, rung=2)], [], CTX, False),  # one anchor only
+        ([step(0, success=True), step(1, anchor=None), step(2, rung=0, anchor=0)], [], CTX,
          True),
-        ([step(0), step(1, rung=0, anchor=0)], [], Context(no_planner=True), False),
-        ([step(0), step(1, rung=0, anchor=0)], [replan_decision()] * MAX_REPLANS, Context(),
+        ([step(0), step(1, rung=0, anchor=0)], [], FiFContext(no_planner=True), False),
+        ([step(0), step(1, rung=0, anchor=0)], [replan_decision()] * MAX_REPLANS, CTX,
          False),
         (
             [step(0), step(1, rung=0, anchor=0), step(2, rung=2)],
             [search_decision(), search_decision(), replan_decision(), search_decision()],
-            Context(),
+            CTX,
             False,  # failures before the last replan are forgiven
         ),
-        ([step(0), step(1, rung=0, anchor=0)], [], Context(replan_after_failed_anchors=3), False),
-        ([step(0, 1), step(1, 1, rung=0, anchor=0)], [], Context(), False),  # other subquery
+        ([step(0), step(1, rung=0, anchor=0)], [], PATIENT, False),
+        ([step(0, 1), step(1, 1, rung=0, anchor=0)], [], CTX, False),  # other subquery
     ],
     ids=[
         "two-anchors",
@@ -223,24 +232,24 @@ OPENAI = {"backend": "openai"}
 @pytest.mark.parametrize(
     ("state", "context", "expected"),
     [
-        ({}, Context(), None),
-        ({"history": [step(i) for i in range(3)]}, Context(max_steps=3), "step budget (3) used"),
-        ({"history": [step(i) for i in range(2)]}, Context(max_steps=3), None),
-        ({"cost": {"llm_calls": 5}}, Context(max_llm_calls=5, **OPENAI), "LLM call budget (5)"),
-        ({"cost": {"llm_calls": 4}}, Context(max_llm_calls=5, **OPENAI), None),
-        ({"cost": {"llm_calls": 9}}, Context(max_llm_calls=5), None),  # offline makes no calls
+        ({}, CTX, None),
+        ({"history": [step(i) for i in range(3)]}, FiFContext(max_steps=3), "step budget (3) used"),
+        ({"history": [step(i) for i in range(2)]}, FiFContext(max_steps=3), None),
+        ({"cost": {"llm_calls": 5}}, FiFContext(max_llm_calls=5, **OPENAI), "LLM call budget (5)"),
+        ({"cost": {"llm_calls": 4}}, FiFContext(max_llm_calls=5, **OPENAI), None),
+        ({"cost": {"llm_calls": 9}}, FiFContext(max_llm_calls=5), None),  # offline makes no calls
         (
             {"cost": {"input_tokens": 60, "output_tokens": 40}},
-            Context(max_tokens=100, **OPENAI),
+            FiFContext(max_tokens=100, **OPENAI),
             "token budget (100) used",
         ),
-        ({"cost": {"input_tokens": 60}}, Context(max_tokens=100, **OPENAI), None),
-        ({"cost": {"work_ms": 50_000.0}}, Context(max_seconds=50), "time budget (50s) used"),
-        ({"cost": {"work_ms": 49_999.0}}, Context(max_seconds=50), None),
-        ({"cost": {"work_ms": 50_000.0}}, Context(max_seconds=60), None),
+        ({"cost": {"input_tokens": 60}}, FiFContext(max_tokens=100, **OPENAI), None),
+        ({"cost": {"work_ms": 50_000.0}}, FiFContext(max_seconds=50), "time budget (50s) used"),
+        ({"cost": {"work_ms": 49_999.0}}, FiFContext(max_seconds=50), None),
+        ({"cost": {"work_ms": 50_000.0}}, FiFContext(max_seconds=60), None),
         # a run started long ago (a resumed checkpoint) with little work done: the clock since
         # started_at must not count (a truthy time: 0.0 would pass a clock check that skips it)
-        ({"started_at": 1.7e9, "cost": {"work_ms": 10_000.0}}, Context(max_seconds=50), None),
+        ({"started_at": 1.7e9, "cost": {"work_ms": 10_000.0}}, FiFContext(max_seconds=50), None),
     ],
     ids=[
         "fresh",
@@ -282,4 +291,4 @@ def test_budget_exhausted(state, context, expected) -> None:
     ids=["unplanned", "open", "all-answerable", "one-open", "rewrite-answers", "budget"],
 )  # fmt: skip
 def test_must_stop(state, expected) -> None:
-    assert must_stop(state, Context()) is expected
+    assert must_stop(state, CTX) is expected

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from nodes.answer_types import choice_options, question_shape
-from nodes.span_candidates import Evidence, cell_kind, sentence_spans
-from nodes.span_reader import read_answer
+from nodes.core.answer_types import choice_options, question_shape
+from nodes.core.span_candidates import Evidence, cell_kind, sentence_spans
+from nodes.core.span_reader import read_answer
 from state.reader_tuning import ReaderTuning
 
 

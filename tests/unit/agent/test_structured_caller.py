@@ -14,9 +14,9 @@ from scripted_model import (
     register,
 )
 
-from nodes.reasoning import decide
-from nodes.schemas import PlannedTasks
-from state.context import Context
+from nodes.core.reasoning import decide
+from nodes.fif.schemas import PlannedTasks
+from state.fif_context import FiFContext
 from tools.cost import CostMeter
 from tools.llm_calls import LLMFailure, StructuredCaller
 
@@ -149,12 +149,12 @@ def test_an_exhausted_script_fails_the_test_loudly() -> None:
         call()
 
 
-def llm_context(model: ScriptedChatModel, **overrides) -> Context:
+def llm_context(model: ScriptedChatModel, **overrides) -> FiFContext:
     settings = {"backend": "openai", "chat_model": register(model), "llm_backoff_s": 0}
-    return Context(**{**settings, **overrides})
+    return FiFContext(**{**settings, **overrides})
 
 
-def run_decide(context: Context, state=None, llm=True):
+def run_decide(context: FiFContext, state=None, llm=True):
     meter = CostMeter()
 
     def with_llm(caller: StructuredCaller) -> list[str]:

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from agent_runs import build_pages, paragraph_page
 
-from nodes.bridge import bridge_subquery, evidence_node
-from nodes.superlatives import (
+from nodes.core.superlatives import (
     cell_value,
     order_column,
     read_superlative,
     superlative_nodes,
     superlative_rows,
 )
+from nodes.fif.bridge import bridge_subquery, evidence_node
 from state.fif_state import StepRecord
 from state.tuning import FiFTuning
 from tools.corpus_index import open_index

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from agent_records import candidate, replan_decision, search_decision, step, subquery
 
-from nodes.rules import LADDER
-from state.fif_state import add_costs, keep_best, merge_subqueries
+from nodes.fif.rules import LADDER
+from state.core import add_costs, llm_calls, tokens
+from state.fif_state import keep_best, merge_subqueries
 from state.views import (
     best_success,
     consecutive_failures,
@@ -14,11 +15,9 @@ from state.views import (
     failed_patterns,
     intent_of,
     last_replan_step,
-    llm_calls,
     replans,
     routing_pattern,
     subquery_finds,
-    tokens,
     tried_patterns,
     unresolved,
 )

@@ -30,8 +30,8 @@ from corpus_builder.summaries import (
     load_summarizer,
 )
 from fif import cli
-from state.context import Context
 from state.corpus import Component, Document, Table
+from state.settings import RunSettings
 from tools.chat_models import register_chat_model
 from tools.errors import ConfigError
 from tools.layered_graph import LayeredGraph
@@ -84,7 +84,7 @@ def summarizer_for(model: SummaryModel, name: str | None = None, retries: int = 
     later build with the same settings would.
     """
     spec = register_chat_model(name or fresh_name(), model)
-    context = Context(chat_model=spec, llm_retries=retries, llm_backoff_s=0)
+    context = RunSettings(chat_model=spec, llm_retries=retries, llm_backoff_s=0)
     return load_summarizer("openai", context)
 
 
@@ -186,7 +186,9 @@ def test_the_request_is_bounded_and_renders_tables_and_images() -> None:
 
 def test_summary_choices() -> None:
     assert isinstance(load_summarizer("extractive"), ExtractiveSummarizer)
-    assert isinstance(load_summarizer("openai", Context(chat_model="gpt-5-mini")), LLMSummarizer)
+    assert isinstance(
+        load_summarizer("openai", RunSettings(chat_model="gpt-5-mini")), LLMSummarizer
+    )
     with pytest.raises(ConfigError, match="--summaries 'gpt': choose one of extractive, openai"):
         load_summarizer("gpt")
 
@@ -207,7 +209,7 @@ def test_the_local_model_gets_a_reply_cap_and_the_schema_a_length_bound(
     model: SummaryModel,
 ) -> None:
     spec = register_chat_model(fresh_name(), model)
-    summarizer = load_summarizer("local", Context(chat_model=spec))
+    summarizer = load_summarizer("local", RunSettings(chat_model=spec))
     summarizer.summarize(Document("radium", "Radium"))
     assert model.options[0]["max_tokens"] == SUMMARY_MAX_OUTPUT_TOKENS
     assert model.options[0]["response_format"]["json_schema"]["name"] == "DocumentSummary"

@@ -19,8 +19,8 @@ from corpus_builder import triplet_kb
 from corpus_builder.build import BuildOptions, build
 from corpus_builder.prompts import TRIPLET_SYSTEM
 from corpus_builder.triplet_extraction import TripletExtractor, load_triplet_extractor, text_units
-from state.context import Context
 from state.corpus import Component, Document, Subcomponent, Table
+from state.settings import RunSettings
 from tools.chat_models import register_chat_model
 from tools.errors import ConfigError
 from tools.index import ChromaLayers
@@ -78,7 +78,7 @@ class TripletModel(BaseChatModel):
 def extractor_for(model: TripletModel, name: str = "", retries: int = 1) -> TripletExtractor:
     """Register the model (under a fresh name unless given) and return its extractor."""
     spec = register_chat_model(name or f"triplets-{uuid.uuid4().hex[:8]}", model)
-    context = Context(backend="openai", chat_model=spec, llm_retries=retries, llm_backoff_s=0)
+    context = RunSettings(backend="openai", chat_model=spec, llm_retries=retries, llm_backoff_s=0)
     return load_triplet_extractor(context)
 
 
@@ -202,7 +202,7 @@ def test_without_a_chat_model_triplets_fail_before_anything_is_written(
 ) -> None:  # fmt: skip
     monkeypatch.delenv("FIF_BACKEND", raising=False)
     with pytest.raises(ConfigError, match="--triplets extracts triplets with a chat model"):
-        build_with(mini_bundle, tmp_path / "lib", TripletExtractor(Context()))
+        build_with(mini_bundle, tmp_path / "lib", TripletExtractor(RunSettings()))
     assert not (tmp_path / "lib").exists()
     args = ["build", str(mini_bundle), "--index", str(tmp_path / "cli"), "--embedder", "hash:64"]
     code, _, err = run_fif_main(*args, "--triplets")

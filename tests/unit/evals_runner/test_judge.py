@@ -17,7 +17,7 @@ from evals.judge import NO_LLM, Judge
 from evals.judge_run import JUDGMENTS_FILE, judge_run, read_judgments
 from evals.report import build_report
 from evals.results_log import read_latest
-from state.context import Context
+from state.settings import RunSettings
 from tools.chat_models import register_chat_model
 from tools.cost import CostMeter
 
@@ -63,9 +63,9 @@ class TimingOut(BaseChatModel):
         raise TimeoutError("the judge server did not answer in time")
 
 
-def _context(model: BaseChatModel) -> Context:
+def _context(model: BaseChatModel) -> RunSettings:
     spec = register_chat_model(f"judge-{uuid.uuid4().hex[:8]}", model)
-    return Context(backend="openai", chat_model=spec, llm_backoff_s=0.0, llm_retries=1)
+    return RunSettings(backend="openai", chat_model=spec, llm_backoff_s=0.0, llm_retries=1)
 
 
 def _verdict(correct: bool, reason: str = "same figure") -> str:
@@ -137,14 +137,14 @@ def test_no_answer_is_judged_without_a_call() -> None:
 
 def test_offline_the_judge_says_it_needs_an_llm(tmp_path: Path, caplog) -> None:
     _write_results(tmp_path, {"q1": "16,525"})
-    summary = judge_run(tmp_path, [EXAMPLE], ["sys"], Context(backend="offline"))
+    summary = judge_run(tmp_path, [EXAMPLE], ["sys"], RunSettings(backend="offline"))
     assert summary.problem == NO_LLM and "needs an LLM" in NO_LLM
     assert "needs an LLM" in caplog.text
     assert not (tmp_path / JUDGMENTS_FILE).exists()
 
 
 def test_a_missing_model_is_a_clear_fallback_not_a_crash() -> None:
-    judge = Judge(Context(backend="openai", chat_model="registered:nobody-registered-this"))
+    judge = Judge(RunSettings(backend="openai", chat_model="registered:nobody-registered-this"))
     assert judge.caller is None and judge.problem and "unavailable" in judge.problem
     verdict = judge.verdict(QUESTION, EXAMPLE.answers, "$16,525 million", CostMeter())
     assert (verdict.correct, verdict.decided_by) == (True, "offline")

@@ -82,9 +82,9 @@ def test_other_settings_recompute(corpus, fakes, first_run: Path) -> None:
 
 
 def test_a_system_context_is_part_of_its_key(corpus, fakes, first_run: Path) -> None:
-    from state.context import Context
+    from state.settings import RunSettings
 
-    fakes["fake-a"].context = Context(max_steps=3)  # type: ignore[attr-defined]
+    fakes["fake-a"].context = RunSettings(max_steps=3)  # type: ignore[attr-defined]
     summary = _run(corpus, first_run)
     assert summary.discarded == {"config": PAIRS // 2}
     assert fakes["fake-a"].calls and not fakes["fake-b"].calls

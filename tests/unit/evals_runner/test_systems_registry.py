@@ -8,17 +8,17 @@ import pytest
 from eval_helpers import Corpus
 
 import evals.systems
-import graph_agent.api
+import graph_agent.fif_graph
 from evals.datasets.questions import EvalExample
 from evals.systems import (
-    ABLATIONS,
     COST_KEYS,
     GraphSystem,
     RunConfig,
     make_system,
     question_text,
 )
-from graph_agent.api import RunResult
+from graph_agent.registry import FIF_ABLATIONS
+from graph_agent.results import RunResult
 from state.ircot_state import IrcotContext
 from state.lilac_state import LilacContext
 from tools.errors import ConfigError
@@ -64,7 +64,7 @@ def test_dense_asks_the_answerer_with_its_ranking(corpus: Corpus, monkeypatch) -
     assert system.retrieve(TURN, want_answer=False).answer is None
 
 
-@pytest.mark.parametrize("name", ["fif", *ABLATIONS])
+@pytest.mark.parametrize("name", ["fif", *FIF_ABLATIONS])
 def test_fif_and_ablations_set_their_context(name: str, monkeypatch, tmp_path: Path) -> None:
     contexts = []
 
@@ -75,7 +75,7 @@ def test_fif_and_ablations_set_their_context(name: str, monkeypatch, tmp_path: P
         ]
         return RunResult(ranking, answer="Louvre", cost={"llm_calls": 2.0})
 
-    monkeypatch.setattr(graph_agent.api, "ask", fake_ask)
+    monkeypatch.setattr(graph_agent.fif_graph, "ask_fif", fake_ask)
     config = RunConfig(str(tmp_path), "http://chroma:8000", "openai", top_k=7)
     system = make_system(name, config)
     output = system.retrieve(TURN, want_answer=True)
@@ -89,8 +89,8 @@ def test_fif_and_ablations_set_their_context(name: str, monkeypatch, tmp_path: P
         7,
     )
     assert context.answer is True
-    switches = {field for field in ABLATIONS.values() if getattr(context, field)}
-    assert switches == ({ABLATIONS[name]} if name in ABLATIONS else set())
+    switches = {f for sets in FIF_ABLATIONS.values() for f in sets if getattr(context, f)}
+    assert switches == (set(FIF_ABLATIONS[name]) if name in FIF_ABLATIONS else set())
     assert system.retrieve(TURN, want_answer=False).answer is None
     assert contexts[1].answer is False
 
@@ -116,7 +116,7 @@ def test_baseline_graphs_run_with_their_own_context(name: str, kind: type, tmp_p
     )
 
 
-def test_fif_settings_from_the_environment_reach_every_eval_system(
+def test_shared_settings_from_the_environment_reach_every_eval_system(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("FIF_TUNING", '{"chain_margin": 0.2}')
@@ -130,7 +130,10 @@ def test_fif_settings_from_the_environment_reach_every_eval_system(
             7,
             "openai",
         )
-        assert context.tuning.chain_margin == 0.2 or name == "fif-dense-global"
+        if name.startswith("fif"):  # FiF's tuning is FiF's own: no other system has it
+            assert context.tuning.chain_margin == 0.2 or name == "fif-dense-global"
+        else:
+            assert not hasattr(context, "tuning")
     variant = make_system("fif-dense-global", config).context  # type: ignore[attr-defined]
     assert variant.tuning.global_search == "dense"  # a variant's own setting wins
 
@@ -138,7 +141,7 @@ def test_fif_settings_from_the_environment_reach_every_eval_system(
 def test_unknown_system_names_every_known_one(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as err:
         make_system("colbert", RunConfig(str(tmp_path)))
-    for name in ("dense", "fif", "lilac", "ircot", *ABLATIONS):
+    for name in ("dense", "fif", "lilac", "ircot", *FIF_ABLATIONS):
         assert name in str(err.value)
 
 

@@ -111,6 +111,6 @@ def test_fif_ask_runs_the_extraction_system_and_replay_lists_its_thread(
     assert code == 0, err
     thread = json.loads(out)["thread_id"]
     assert json.loads(out)["trace"][0]["node"] == "extractor"
-    code, out, err = run_fif_main("replay", thread, "--index", str(own), "--system", "extraction")
+    code, out, err = run_fif_main("replay", thread, "--index", str(own))
     assert code == 0, err
     assert "extractor" in out

@@ -8,26 +8,30 @@ from pathlib import Path
 
 import pytest
 
-import graph_agent.replay
+import graph_agent.cli
 from fif import cli
-from graph_agent.api import RunResult
-from state.context import Context
+from graph_agent.results import RunResult
+from state.settings import RunSettings
 
 TABLE = {"my-model": [1.5, 6.0]}
 
 
 @pytest.fixture
-def contexts(monkeypatch: pytest.MonkeyPatch) -> list[Context]:
-    """Capture the Context `fif ask` builds instead of running the graph."""
-    seen: list[Context] = []
+def contexts(monkeypatch: pytest.MonkeyPatch) -> list[RunSettings]:
+    """Capture the RunSettings `fif ask` builds instead of running the graph."""
+    seen: list[RunSettings] = []
 
     def fake_ask(
-        question: str, context: Context, thread_id: str | None = None, continue_thread: bool = False
+        system: str,
+        question: str,
+        context: RunSettings,
+        thread_id: str | None = None,
+        continue_thread: bool = False,
     ) -> RunResult:
         seen.append(context)
         return RunResult(ranking=[], thread_id="t")
 
-    monkeypatch.setattr(graph_agent.replay, "ask_checkpointed", fake_ask)
+    monkeypatch.setattr(graph_agent.cli, "run_system", fake_ask)
     for name in ("FIF_VISION", "FIF_PRICE_TABLE"):
         monkeypatch.delenv(name, raising=False)
     return seen

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+import graph_agent.cli
 from evals.systems import SYSTEMS
-from graph_agent.api import RunResult
-from graph_agent.systems import ASK_SYSTEMS, AskSystem
-from state.context import Context
+from graph_agent.registry import SYSTEMS as ASK_SYSTEMS
+from graph_agent.results import RunResult
 from state.ircot_state import IrcotContext
+from state.settings import RunSettings
 from tools.manifest import CHECKPOINT_FILE
 
 RunFif = Callable[..., tuple[object, str, str]]
@@ -34,15 +35,19 @@ def test_the_ask_registry_names_systems_the_evaluation_knows() -> None:
 def test_a_system_reads_its_own_settings_from_the_environment(
     mini_index: Path, run_fif_main: RunFif, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    seen: list[Context] = []
+    seen: list[RunSettings] = []
 
     def fake_run(
-        question: str, context: Context, thread_id: str | None, continue_thread: bool = False
+        system: str,
+        question: str,
+        context: RunSettings,
+        thread_id: str | None,
+        continue_thread: bool = False,
     ) -> RunResult:
         seen.append(context)
         return RunResult(ranking=[], thread_id="t")
 
-    monkeypatch.setitem(ASK_SYSTEMS, "ircot", AskSystem(IrcotContext, fake_run))
+    monkeypatch.setattr(graph_agent.cli, "run_system", fake_run)
     monkeypatch.setenv("FIF_SEARCH_MODE", "dense")
     monkeypatch.setenv("FIF_RETRIEVE_K", "2")
     code, _, err = run_fif_main(

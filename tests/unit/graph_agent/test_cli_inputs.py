@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-import graph_agent.replay
+import graph_agent.cli
 from fif import cli
-from graph_agent.api import RunResult, ask
-from graph_agent.systems import ask_system
-from state.context import Context
+from graph_agent.api import ask
+from graph_agent.registry import get_system
+from graph_agent.results import RunResult
+from state.settings import RunSettings
 from tools.errors import InputError
 from tools.questions import require_question
 
@@ -41,7 +42,7 @@ def test_an_empty_question_is_refused_on_the_command_line(
 
 
 def test_an_empty_question_is_refused_by_the_api(mini_index: Path) -> None:
-    context = Context(index_dir=str(mini_index))
+    context = RunSettings(index_dir=str(mini_index))
     with pytest.raises(InputError, match="question is empty"):
         ask("  ", context)
     with pytest.raises(InputError, match="must be a string"):
@@ -54,7 +55,7 @@ def test_every_served_graph_refuses_an_empty_question(mini_index: Path, system: 
     module, name = json.loads(LANGGRAPH_JSON.read_text())["graphs"][system].split(":")
     path = Path(module).with_suffix("").as_posix().lstrip("./").replace("/", ".")
     graph = getattr(importlib.import_module(path), name)
-    context_type = ask_system(system).context_type
+    context_type = get_system(system).context_type
     with pytest.raises(InputError, match="question is empty"):  # Studio / invoke input
         graph.invoke(
             {"question": " "},
@@ -73,7 +74,11 @@ def test_an_unknown_ablation_lists_the_valid_names(mini_index: Path, monkeypatch
 
 def test_ask_json_carries_subqueries_and_fallbacks(mini_index: Path, monkeypatch, capsys) -> None:
     def fake_ask(
-        question: str, context: Context, thread_id: str | None = None, continue_thread: bool = False
+        system: str,
+        question: str,
+        context: RunSettings,
+        thread_id: str | None = None,
+        continue_thread: bool = False,
     ) -> RunResult:
         return RunResult(
             ranking=[],
@@ -82,7 +87,7 @@ def test_ask_json_carries_subqueries_and_fallbacks(mini_index: Path, monkeypatch
             fallbacks=["planner: offline-fallback (timeout)"],
         )
 
-    monkeypatch.setattr(graph_agent.replay, "ask_checkpointed", fake_ask)
+    monkeypatch.setattr(graph_agent.cli, "run_system", fake_ask)
     code, out, err = run_fif(
         monkeypatch, capsys, "ask", "Who?", "--index", str(mini_index), "--json"
     )

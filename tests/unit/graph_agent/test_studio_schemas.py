@@ -16,7 +16,7 @@ import pytest
 from langgraph.runtime import Runtime
 
 from graph_agent.context_check import checks_context, require_index
-from state.context import DEFAULT_INDEX_DIR, Context
+from state.settings import DEFAULT_INDEX_DIR, RunSettings
 from tools.errors import ContextError
 
 REPO = Path(__file__).resolve().parents[3]
@@ -49,7 +49,7 @@ def test_every_graph_served_is_checked() -> None:
 def test_the_default_index_is_the_same_for_context_cli_and_make() -> None:
     from graph_agent.cli import DEFAULT_INDEX
 
-    assert Context().index_dir == DEFAULT_INDEX_DIR == str(DEFAULT_INDEX)
+    assert RunSettings().index_dir == DEFAULT_INDEX_DIR == str(DEFAULT_INDEX)
     makefile = (REPO / "Makefile").read_text(encoding="utf-8")
     assert f"INDEX ?= {DEFAULT_INDEX_DIR} " in makefile
 
@@ -57,14 +57,14 @@ def test_the_default_index_is_the_same_for_context_cli_and_make() -> None:
 def test_a_missing_index_names_the_context_field(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere"
     with pytest.raises(ContextError) as raised:
-        require_index(Context(index_dir=str(missing)))
+        require_index(RunSettings(index_dir=str(missing)))
     message = str(raised.value)
     assert message.startswith("context.index_dir: ") and str(missing) in message
     assert "fif build" in message and isinstance(raised.value, ValueError)
 
 
 def test_an_unknown_scoped_document_names_the_context_field(mini_index: Path) -> None:
-    context = Context(index_dir=str(mini_index), doc_scope=("no-such-doc",))
+    context = RunSettings(index_dir=str(mini_index), doc_scope=("no-such-doc",))
     with pytest.raises(ContextError, match=r"^context\.doc_scope: .*'no-such-doc'"):
         require_index(context)
 
@@ -72,14 +72,14 @@ def test_an_unknown_scoped_document_names_the_context_field(mini_index: Path) ->
 def test_the_entry_check_runs_before_the_node(tmp_path: Path, mini_index: Path) -> None:
     calls: list[str] = []
 
-    def entry(state: dict[str, Any], runtime: Runtime[Context]) -> dict[str, Any]:
+    def entry(state: dict[str, Any], runtime: Runtime[RunSettings]) -> dict[str, Any]:
         calls.append(state["question"])
         return {}
 
     checked = checks_context(entry)
     assert checked.__name__ == "entry"
     with pytest.raises(ContextError):
-        checked({"question": "q"}, Runtime(context=Context(index_dir=str(tmp_path))))
+        checked({"question": "q"}, Runtime(context=RunSettings(index_dir=str(tmp_path))))
     assert calls == []
-    checked({"question": "q"}, Runtime(context=Context(index_dir=str(mini_index))))
+    checked({"question": "q"}, Runtime(context=RunSettings(index_dir=str(mini_index))))
     assert calls == ["q"]

@@ -8,7 +8,7 @@ import time
 from langgraph.runtime import Runtime
 
 from graph_agent.timing import WORK_KEY, timed_node
-from state.context import Context
+from state.settings import RunSettings
 from tools.cost import CostMeter
 
 
@@ -24,7 +24,7 @@ def test_the_work_key_is_a_cost_meter_field() -> None:
 
 def test_a_timed_node_adds_its_wall_time_and_keeps_the_rest() -> None:
     node = timed_node(slow)
-    update = node({"question": "q"}, Runtime(context=Context()))
+    update = node({"question": "q"}, Runtime(context=RunSettings()))
     assert update["answer"] == "q" and update["cost"]["llm_calls"] == 1
     assert update["cost"][WORK_KEY] >= 10.0
     assert node.__name__ == "slow" and list(inspect.signature(node).parameters) == [
@@ -34,7 +34,7 @@ def test_a_timed_node_adds_its_wall_time_and_keeps_the_rest() -> None:
 
 
 def test_a_node_without_cost_gets_one() -> None:
-    update = timed_node(lambda state, runtime: {})({}, Runtime(context=Context()))
+    update = timed_node(lambda state, runtime: {})({}, Runtime(context=RunSettings()))
     assert set(update) == {"cost"} and set(update["cost"]) == {WORK_KEY}
 
 
@@ -51,7 +51,7 @@ def judge(state, runtime):
 
 
 def test_each_step_record_carries_the_working_time_of_its_nodes() -> None:
-    context = Runtime(context=Context())
+    context = Runtime(context=RunSettings())
     pending = timed_node(traverse)({}, context)["pending_step"]
     assert pending["cost"][WORK_KEY] >= 10.0 and pending["cost"]["vector_ms"] == 1.0
     (record,) = timed_node(judge)({"pending_step": pending}, context)["history"]

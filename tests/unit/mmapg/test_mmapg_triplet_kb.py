@@ -21,8 +21,8 @@ from corpus_builder.triplet_extraction import load_triplet_extractor
 from graph_agent.mmapg_graph import ask_mmapg
 from nodes.mmapg.radius import RadiusSettings, text_pool
 from nodes.mmapg.retrieval import retrieve
-from state.context import Context
 from state.mmapg_state import MMAPGContext
+from state.settings import RunSettings
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
 from tools.triplet_search import has_triplet_kb, score_triplets
@@ -55,7 +55,7 @@ def triplets(user: str) -> str:
 def kb_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The mini bundle indexed with hash:64 and a triplet KB (read only)."""
     model = MMAPGScriptedModel(defaults={"kb_triplets": triplets})
-    context = Context(backend="openai", chat_model=register(model), llm_backoff_s=0)
+    context = RunSettings(backend="openai", chat_model=register(model), llm_backoff_s=0)
     index_dir = tmp_path_factory.mktemp("kb_index")
     extractor = load_triplet_extractor(context)
     build(MINI_BUNDLE, index_dir, BuildOptions("hash:64", show_progress=False, triplets=extractor))

@@ -38,7 +38,7 @@ def test_replay_lists_a_global_backtrack_as_a_fork(context, reagent_index_dir):
         ask_reagent(
             MUSEUM_QUESTION, one, thread_id="fork-1", checkpointer=saver, subquestions=subquestions
         )
-    rows = list_checkpoints(reagent_index_dir, "fork-1", "reagent")
+    rows = list_checkpoints(reagent_index_dir, "fork-1")
     previous = [None, *(row.checkpoint_id for row in rows[:-1])]
     forks = [row for row, before in zip(rows, previous, strict=True) if row.parent_id != before]
     assert len(forks) == 1

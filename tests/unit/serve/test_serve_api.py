@@ -7,14 +7,14 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from graph_agent.systems import ASK_SYSTEMS
+from graph_agent.registry import SYSTEMS
 
 QUESTION = "Which three physicists shared the 1903 Nobel Prize in Physics?"
 
 
 def test_systems_lists_the_registry_and_the_backends(client: TestClient) -> None:
     body = client.get("/api/systems").json()
-    assert [s["name"] for s in body["systems"]] == list(ASK_SYSTEMS)
+    assert [s["name"] for s in body["systems"]] == list(SYSTEMS)
     assert {s["name"] for s in body["systems"] if s["streams"]} >= {"fif"}
     assert body["backends"] == ["offline", "openai", "local"]
 

@@ -10,7 +10,7 @@ import pytest
 from serve.events import EventLogs, parse_event_id
 from serve.runs import RunRequest, start_run
 from serve.steps import step_summary
-from state.context import Context
+from state.settings import RunSettings
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE
 
@@ -92,7 +92,7 @@ def test_step_summaries_keep_what_the_trace_shows() -> None:
 def test_a_failing_run_ends_its_log_with_the_reason(tmp_path: Path) -> None:
     logs = EventLogs()
     missing = tmp_path / "no-index"
-    request = RunRequest("t1", "fif", "Who?", Context(index_dir=str(missing)))
+    request = RunRequest("t1", "fif", "Who?", RunSettings(index_dir=str(missing)))
     start_run(logs, LayeredGraph(), request).join(timeout=60)
     events, done = logs.after("t1", -1)
     assert done and [e.kind for e in events] == ["thread", "error", "end"]

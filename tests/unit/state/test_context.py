@@ -1,4 +1,4 @@
-"""Context.from_env and the price table parser: env strings become typed settings."""
+"""RunSettings.from_env and the price table parser: env strings become typed settings."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from state.context import Context, price_table_from
+from state.settings import RunSettings, price_table_from
 
 TABLE = {"my-model": [1.5, 6.0], "other": [0, 0.5]}
 EXPECTED = {"my-model": (1.5, 6.0), "other": (0.0, 0.5)}
@@ -18,14 +18,14 @@ def test_from_env_parses_the_price_table_as_json(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("FIF_PRICE_TABLE", json.dumps(TABLE))
     monkeypatch.setenv("FIF_VISION", "true")
     monkeypatch.setenv("FIF_MAX_STEPS", "3")
-    context = Context.from_env()
+    context = RunSettings.from_env()
     assert context.price_table == EXPECTED
     assert context.vision is True and context.max_steps == 3
 
 
 def test_overrides_win_over_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FIF_PRICE_TABLE", json.dumps(TABLE))
-    context = Context.from_env({"price_table": {"x": (1.0, 2.0)}, "vision": None})
+    context = RunSettings.from_env({"price_table": {"x": (1.0, 2.0)}, "vision": None})
     assert context.price_table == {"x": (1.0, 2.0)} and context.vision is False
 
 
@@ -51,7 +51,7 @@ def test_a_malformed_price_table_is_one_line_naming_the_variable(
 ) -> None:
     monkeypatch.setenv("FIF_PRICE_TABLE", raw)
     with pytest.raises(ValidationError) as caught:
-        Context.from_env()
+        RunSettings.from_env()
     [error] = caught.value.errors()
     assert error["loc"] == ("FIF_PRICE_TABLE",) and reason in error["msg"]
     assert "\n" not in error["msg"]

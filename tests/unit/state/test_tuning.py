@@ -1,8 +1,10 @@
 import pytest
 from pydantic import ValidationError
 
-from state.context import Context
-from state.tuning import FiFTuning, ReaderTuning
+from state.fif_context import FiFContext
+from state.reader_tuning import ReaderTuning
+from state.settings import RunSettings
+from state.tuning import FiFTuning
 
 
 @pytest.mark.parametrize("tuning", [FiFTuning, ReaderTuning])
@@ -12,49 +14,57 @@ def test_every_tuned_constant_documents_what_it_trades(tuning: type[FiFTuning]) 
 
 
 def test_tuning_is_set_from_context_as_an_object_or_a_dict() -> None:
-    assert Context().tuning == FiFTuning()
-    context = Context.model_validate({"tuning": {"chain_margin": 0.1, "global_search": "dense"}})
+    assert FiFContext().tuning == FiFTuning()
+    context = FiFContext.model_validate({"tuning": {"chain_margin": 0.1, "global_search": "dense"}})
     assert context.tuning.chain_margin == 0.1 and context.tuning.global_search == "dense"
     with pytest.raises(ValidationError):
-        Context.model_validate({"tuning": {"chain_margn": 0.1}})  # a typo is refused
+        FiFContext.model_validate({"tuning": {"chain_margn": 0.1}})  # a typo is refused
     with pytest.raises(ValidationError):
         FiFTuning(global_search="fuzzy")  # type: ignore[arg-type]
+
+
+def test_fif_tuning_is_fifs_own() -> None:
+    with pytest.raises(ValidationError, match="tuning"):
+        RunSettings.model_validate({"tuning": {"chain_margin": 0.1}})  # not a shared setting
 
 
 def test_a_changed_constant_changes_the_ranking(mini_index) -> None:  # type: ignore[no-untyped-def]
     from graph_agent.api import ask
 
     question = "What colours are the stripes on the flag of the city where Marie Curie was born?"
-    base = ask(question, Context(index_dir=str(mini_index)))
-    strict = ask(question, Context(index_dir=str(mini_index), tuning=FiFTuning(success_score=0.99)))
+    base = ask(question, FiFContext(index_dir=str(mini_index)))
+    strict = ask(
+        question, FiFContext(index_dir=str(mini_index), tuning=FiFTuning(success_score=0.99))
+    )
     assert base.history != strict.history  # a stricter evaluator walks another route
 
 
 def test_tuning_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FIF_TUNING", '{"link_prior": 2.0}')
-    assert Context.from_env().tuning.link_prior == 2.0
+    assert FiFContext.from_env().tuning.link_prior == 2.0
     monkeypatch.setenv("FIF_TUNING", "[1]")
     with pytest.raises(ValidationError, match="FIF_TUNING"):
-        Context.from_env()
+        FiFContext.from_env()
     monkeypatch.setenv("FIF_TUNING", "{oops")
     with pytest.raises(ValidationError, match="not JSON"):
-        Context.from_env()
+        FiFContext.from_env()
 
 
 def test_reader_tuning_from_the_environment_or_a_dict(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("FIF_TUNING", '{"reader": {"pivot_bonus": 2.0}, "link_prior": 2.0}')
-    tuning = Context.from_env().tuning
-    assert tuning.reader == ReaderTuning(pivot_bonus=2.0) and tuning.link_prior == 2.0
-    assert Context().tuning.reader == ReaderTuning()
-    context = Context.model_validate({"tuning": {"reader": {"read_components": 3}}})
-    assert context.tuning.reader.read_components == 3
-    monkeypatch.setenv("FIF_TUNING", '{"reader": {"pivot_bonsu": 2.0}}')
+    monkeypatch.setenv("FIF_READER", '{"pivot_bonus": 2.0}')
+    assert RunSettings.from_env().reader == ReaderTuning(pivot_bonus=2.0)
+    assert FiFContext.from_env().reader == ReaderTuning(pivot_bonus=2.0)  # shared by every system
+    monkeypatch.delenv("FIF_READER")
+    assert RunSettings().reader == ReaderTuning()
+    context = RunSettings.model_validate({"reader": {"read_components": 3}})
+    assert context.reader.read_components == 3
+    monkeypatch.setenv("FIF_READER", '{"pivot_bonsu": 2.0}')
     with pytest.raises(ValidationError, match="pivot_bonsu"):
-        Context.from_env()  # a typo inside the reader's object is refused too
+        RunSettings.from_env()  # a typo inside the reader's object is refused too
 
 
 def test_the_answer_reads_the_context_reader_tuning(mini_index) -> None:  # type: ignore[no-untyped-def]
-    from nodes.answerer import answer_from_components
+    from nodes.core.answering import answer_from_components
     from tools.corpus_index import open_index
     from tools.cost import CostMeter
 
@@ -63,7 +73,7 @@ def test_the_answer_reads_the_context_reader_tuning(mini_index) -> None:  # type
     index = open_index(str(mini_index))
 
     def answer(reader: ReaderTuning) -> str | None:
-        context = Context(index_dir=str(mini_index), tuning=FiFTuning(reader=reader))
+        context = RunSettings(index_dir=str(mini_index), reader=reader)
         return answer_from_components(index, question, ids, context, CostMeter())
 
     assert answer(ReaderTuning()) == "Marie Salomea Skłodowska-Curie"

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from state.context import Context
+from state.settings import RunSettings
 from tools import chat_models
 from tools.chat_models import packaged_smollm2
 from tools.errors import MissingDependencyError
@@ -41,12 +41,12 @@ def test_a_missing_package_names_the_install_command(monkeypatch: pytest.MonkeyP
 def test_a_missing_api_key_is_a_config_error_naming_the_variable(
     variable: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from state.context import Context
+    from state.settings import RunSettings
     from tools.chat_models import load_chat_model
     from tools.errors import ConfigError
 
     monkeypatch.delenv(variable, raising=False)
-    context = Context(backend="openai", chat_model="gpt-4o-mini", api_key_env=variable)
+    context = RunSettings(backend="openai", chat_model="gpt-4o-mini", api_key_env=variable)
     with pytest.raises(ConfigError, match=rf"API key in \${variable}"):
         load_chat_model(context)
 
@@ -55,11 +55,11 @@ def test_a_run_without_the_key_stops_with_that_error(
     mini_index: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from graph_agent.api import ask
-    from state.context import Context
+    from state.fif_context import FiFContext
     from tools.errors import ConfigError
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    context = Context(backend="openai", index_dir=str(mini_index))
+    context = FiFContext(backend="openai", index_dir=str(mini_index))
     with pytest.raises(ConfigError, match=r"\$OPENAI_API_KEY"):  # not a KeyError, not a fallback
         ask("Where was Marie Curie born?", context)
 
@@ -97,7 +97,7 @@ def gguf(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 def test_the_local_model_loads_once_per_process_and_quietly(gguf: str) -> None:
-    context = Context(backend="local", local_model_path=gguf)
+    context = RunSettings(backend="local", local_model_path=gguf)
     with ThreadPoolExecutor(4) as pool:  # eval workers ask at the same time
         urls = set(pool.map(lambda _: chat_models._local_server(gguf), range(8)))
     assert urls == {"http://127.0.0.1:1234/v1"} and len(FakeServer.loads) == 1

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import tools.component_terms as component_terms
-from nodes.lexical import covered_terms, lexical_bm25, lexical_terms
+from nodes.core.lexical import covered_terms, lexical_bm25, lexical_terms
 from tools.component_terms import (
     TERMS_FILE,
     ComponentTerms,

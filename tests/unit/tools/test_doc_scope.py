@@ -6,7 +6,7 @@ import pytest
 
 from graph_agent.api import ask
 from graph_agent.lilac_graph import ask_lilac
-from state.context import Context
+from state.fif_context import FiFContext
 from state.lilac_state import LilacContext
 from tools.corpus_index import CorpusIndex, open_index
 from tools.errors import IndexMismatchError
@@ -46,19 +46,20 @@ def test_scope_must_name_documents(index: CorpusIndex) -> None:
 def test_every_graph_system_ranks_only_scoped_components(mini_index: Path, tmp_path: Path) -> None:
     import shutil
 
-    from graph_agent.systems import ASK_SYSTEMS
+    from graph_agent.registry import SYSTEMS
+    from graph_agent.systems import run_system
 
     own = shutil.copytree(mini_index, tmp_path / "index")  # the runs write checkpoints there
-    for name, system in ASK_SYSTEMS.items():
-        context = system.context_type(index_dir=str(own), doc_scope=SCOPE)
-        result = system.run(QUESTION, context, None)
+    for name, spec in SYSTEMS.items():
+        context = spec.context_type(index_dir=str(own), doc_scope=SCOPE)
+        result = run_system(name, QUESTION, context)
         assert result.ranking, name
         assert {r["doc_id"] for r in result.ranking} <= set(SCOPE), name
 
 
 def test_fif_and_lilac_rank_only_scoped_components(mini_index: Path) -> None:
     for run, context in (
-        (ask, Context(index_dir=str(mini_index), doc_scope=SCOPE)),
+        (ask, FiFContext(index_dir=str(mini_index), doc_scope=SCOPE)),
         (ask_lilac, LilacContext(index_dir=str(mini_index), doc_scope=SCOPE)),
     ):
         result = run(QUESTION, context)

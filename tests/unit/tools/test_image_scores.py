@@ -5,8 +5,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from nodes.hop import node_similarities
-from nodes.traversal import component_scores
+from nodes.fif.hop import node_similarities
+from nodes.fif.traversal import component_scores
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.late_interaction import component_profiles

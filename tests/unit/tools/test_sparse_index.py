@@ -203,7 +203,7 @@ def test_terms_share_the_index_stems_and_drop_question_words() -> None:
 
 
 def test_coverage_counts_stemmed_content_terms() -> None:
-    from nodes.lexical import content_words, coverage
+    from nodes.core.lexical import content_words, coverage
 
     assert coverage("Which clubs won titles?", "The club has won three title races.") == 1.0
     assert coverage("Which clubs won titles?", "The club lost.") == pytest.approx(1 / 3)

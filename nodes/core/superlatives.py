@@ -1,0 +1,225 @@
+"""Superlatives over a table: the row "the team with the least capacity" is about.
+
+A question that picks a record by an extreme value ("the tallest player who left",
+"the song with the fewest sales", "the second most points", "the earliest airing date")
+names no word the right row holds, so cosine and BM25 choose among the rows at random.
+The superlative is read from the question (its direction, whether it orders numbers or
+dates, its rank: "second most"), its column from the table's header (the words after the
+superlative, or those it implies: "tallest" a height, "youngest" a birth date; a date
+superlative without one takes the table's date or year column), and the rows holding
+that column's extreme value are the ones the question is about (`superlative_rows`).
+Filters the question adds ("the latest album she *won* a Grammy for") are not read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from nodes.core.lexical import STOPWORDS
+from tools.layered_graph import LayeredGraph
+from tools.sparse_index import terms
+
+Direction = Literal["max", "min"]
+ValueKind = Literal["number", "date"]
+
+
+@dataclass(frozen=True)
+class Superlative:
+    """What a superlative orders rows by."""
+
+    direction: Direction
+    kind: ValueKind
+    column_words: frozenset[str]
+    """Stemmed terms that name its column (the words after it, or those it implies)."""
+    rank: int
+    """1 for "the most", 2 for "the second most", 9 for "the 9th-most"."""
+
+
+_SUPERLATIVES: dict[str, tuple[Direction, ValueKind, str]] = {
+    "most": ("max", "number", ""),
+    "highest": ("max", "number", ""),
+    "largest": ("max", "number", ""),
+    "biggest": ("max", "number", ""),
+    "greatest": ("max", "number", ""),
+    "maximum": ("max", "number", ""),
+    "least": ("min", "number", ""),
+    "lowest": ("min", "number", ""),
+    "smallest": ("min", "number", ""),
+    "fewest": ("min", "number", ""),
+    "minimum": ("min", "number", ""),
+    "tallest": ("max", "number", "height"),
+    "heaviest": ("max", "number", "weight"),
+    "lightest": ("min", "number", "weight"),
+    "longest": ("max", "number", "length duration"),
+    "earliest": ("min", "date", ""),
+    "oldest": ("min", "date", "birth born founded established"),
+    "latest": ("max", "date", ""),
+    "newest": ("max", "date", ""),
+    "youngest": ("max", "date", "birth born"),
+}
+_RECENT = "recent"
+""""most recent": the latest date."""
+_RANKS = {
+    word: rank
+    for rank, word in enumerate(
+        "second third fourth fifth sixth seventh eighth ninth tenth".split(), start=2
+    )
+}
+_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
+_AFTER = 3
+"""Content words after the superlative that may name its column."""
+_DATE_HEADERS = frozenset(terms("date year born birth founded established season"))
+_PARSED_SHARE = 0.5
+"""A column orders rows only if this share of its cells holds a value of the kind."""
+
+_WORD = re.compile(r"[\w']+")
+_FEET = re.compile(r"(\d+)\s*['′]\s*(\d+)")
+_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
+_YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
+_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ],  # fmt: skip
+        start=1,
+    )
+    for name in names
+}
+_DAY = re.compile(r"\b([0-3]?\d)\b")
+
+
+@lru_cache(maxsize=256)
+def read_superlative(question: str) -> Superlative | None:
+    """Return the question's first superlative, or None (cached: every row scoring asks)."""
+    words = [word.lower() for word in _WORD.findall(question)]
+    for position, word in enumerate(words):
+        if word not in _SUPERLATIVES:
+            continue
+        direction, kind, implied = _SUPERLATIVES[word]
+        after = [w for w in words[position + 1 :] if w not in STOPWORDS][:_AFTER]
+        if word == "most" and after[:1] == [_RECENT]:
+            direction, kind, after = "max", "date", after[1:]
+        rank = _rank(words[position - 1]) if position else 1
+        named = terms(" ".join(after)) | terms(implied)
+        return Superlative(direction, kind, frozenset(named), rank)
+    return None
+
+
+def _rank(word: str) -> int:
+    """Return the rank an ordinal before a superlative names ("second", "9th"), else 1."""
+    ordinal = _ORDINAL.fullmatch(word)
+    return max(1, int(ordinal.group(1))) if ordinal else _RANKS.get(word, 1)
+
+
+def cell_value(cell: str, kind: ValueKind) -> tuple[float, ...] | None:
+    """Return a cell's value as a sortable tuple: a number, or (year, month, day)."""
+    if kind == "number":
+        feet = _FEET.search(cell)
+        if feet:
+            return (int(feet.group(1)) * 12 + int(feet.group(2)),)
+        number = _NUMBER.search(cell)
+        return (float(number.group().replace(",", "")),) if number else None
+    return _date(cell)
+
+
+def _date(cell: str) -> tuple[float, ...] | None:
+    iso = _ISO.search(cell)
+    if iso:
+        return tuple(float(part) for part in iso.groups())
+    words = [word.lower().rstrip(".") for word in _WORD.findall(cell)]
+    month = next((_MONTHS[w] for w in words if w in _MONTHS), 0)
+    year = _YEAR.search(cell)
+    if not month and not year:
+        return None
+    days = [int(d) for d in _DAY.findall(_YEAR.sub(" ", cell)) if 1 <= int(d) <= 31]
+    day = days[0] if month and days else 0
+    return (float(year.group()) if year else 0.0, float(month), float(day))
+
+
+def order_column(
+    header: Sequence[str], rows: Sequence[Sequence[str]], superlative: Superlative
+) -> int | None:
+    """Return the column a superlative orders the table's rows by, or None.
+
+    The header sharing most of its words; for a date superlative without one, the single
+    date-named column (a date, a year, a birth). Either must hold values of its kind.
+    """
+    named = [(len(terms(head) & superlative.column_words), i) for i, head in enumerate(header)]
+    best = max((n for n, _ in named), default=0)
+    columns = [i for n, i in named if best and n == best]
+    if not columns and superlative.kind == "date":
+        columns = [i for i, head in enumerate(header) if terms(head) & _DATE_HEADERS]
+    valued = [i for i in columns if _parsed_share(rows, i, superlative.kind) >= _PARSED_SHARE]
+    return valued[0] if len(valued) == 1 else None
+
+
+def column_values(
+    rows: Sequence[Sequence[str]], column: int, kind: ValueKind
+) -> dict[int, tuple[float, ...]]:
+    """Return {row order: value} for the rows whose cell in `column` holds a value of `kind`."""
+    cells = {order: row[column] for order, row in enumerate(rows) if column < len(row)}
+    values = {order: cell_value(cell, kind) for order, cell in cells.items()}
+    return {order: value for order, value in values.items() if value is not None}
+
+
+def _parsed_share(rows: Sequence[Sequence[str]], column: int, kind: ValueKind) -> float:
+    cells = sum(column < len(row) for row in rows)
+    return len(column_values(rows, column, kind)) / cells if cells else 0.0
+
+
+def superlative_rows(graph: LayeredGraph, question: str, table: str) -> list[int]:
+    """Return the orders of the table's rows holding the value the question's superlative picks.
+
+    [] when the question has no superlative, or the table no column it orders by.
+    """
+    superlative = read_superlative(question)
+    return _extreme_rows(graph, superlative, table) if superlative else []
+
+
+def _extreme_rows(graph: LayeredGraph, superlative: Superlative, table: str) -> list[int]:
+    attrs = graph.node(table).attrs
+    header = [str(h) for h in attrs.get("header", [])]
+    rows = [[str(cell) for cell in row] for row in attrs.get("rows", [])]
+    column = order_column(header, rows, superlative)
+    if column is None:
+        return []
+    values = column_values(rows, column, superlative.kind)
+    ordered = sorted(set(values.values()), reverse=superlative.direction == "max")
+    if len(ordered) < superlative.rank:
+        return []
+    target = ordered[superlative.rank - 1]
+    return [order for order, value in values.items() if value == target]
+
+
+def superlative_nodes(graph: LayeredGraph, question: str, nodes: Sequence[str]) -> set[str]:
+    """Return the table rows among `nodes` holding the value the question's superlative picks."""
+    superlative = read_superlative(question)
+    if superlative is None:
+        return set()
+    by_table: dict[str, list[str]] = {}
+    for node in nodes:
+        view = graph.node(node)
+        if view.kind == "row":
+            by_table.setdefault(str(view.attrs["component_id"]), []).append(node)
+    picked: set[str] = set()
+    for table, rows in by_table.items():
+        orders = set(_extreme_rows(graph, superlative, table))
+        picked.update(row for row in rows if int(graph.node(row).attrs.get("order", -1)) in orders)
+    return picked

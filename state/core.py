@@ -1,0 +1,54 @@
+"""What every system's state shares: the ranking entry, search layers and modes, cost sums.
+
+No system owns these; each system's state module imports them like the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import ConfigDict
+from typing_extensions import TypedDict
+
+from state.corpus import Layer
+
+FIELD_DOCS = ConfigDict(use_attribute_docstrings=True)
+"""For `with_config`: Studio's JSON schemas take each field's docstring as its description."""
+Granularity = Layer
+"""The layer a search scores at (document summaries, components or subcomponents)."""
+SearchMode = Literal["dense", "sparse", "hybrid"]
+"""How a search ranks: dense vectors, BM25, or both fused by reciprocal rank."""
+
+
+class Ranked(TypedDict):
+    """One entry of a system's final ranking."""
+
+    component_id: str
+    doc_id: str
+    type: str
+    score: float
+
+
+def ranked_entry(component_id: str, doc_id: str, kind: str, score: float) -> Ranked:
+    """Build one ranking entry (every system's ranking is a list of these)."""
+    return {"component_id": component_id, "doc_id": doc_id, "type": kind, "score": score}
+
+
+def add_costs(left: dict[str, float] | None, right: dict[str, float] | None) -> dict[str, float]:
+    """Sum two cost tallies key by key (the reducer of every state's `cost`)."""
+    total = dict(left or {})
+    for key, value in (right or {}).items():
+        total[key] = round(total.get(key, 0) + value, 6)
+    return total
+
+
+def llm_calls(state: Mapping[str, Any]) -> int:
+    """Return the LLM calls a run has spent so far (from its cost tally)."""
+    return int(state.get("cost", {}).get("llm_calls", 0))
+
+
+def tokens(state: Mapping[str, Any]) -> int:
+    """Return the LLM tokens (input and output) a run has spent so far."""
+    cost = state.get("cost", {})
+    return int(cost.get("input_tokens", 0) + cost.get("output_tokens", 0))
