@@ -3,7 +3,8 @@
 Without `LANGSMITH_API_KEY` (or with `upload=False`) nothing leaves the process: the examples
 are passed as in-memory `langsmith.schemas.Example` objects, `upload_results=False` keeps runs
 and feedback local, and the client is built with `auto_batch_tracing=False` and a preset
-`LangSmithInfo`, so it never starts the background thread that would GET `/info`. With the key,
+`LangSmithInfo`, so it never starts the background thread that would GET `/info`, and the
+systems run with tracing off, so LangChain's tracer sends none of their runs. With the key,
 the examples are synced into a LangSmith dataset (created if missing, examples keyed by qid) and
 the experiment is uploaded. Results already in a run's results.jsonl can be replayed through
 `cached` instead of asking the systems again.
@@ -149,7 +150,16 @@ def _target(
     config: RunConfig,
     want_answer: bool,
     cached: Mapping[Key, Mapping[str, Any]] | None,
+    upload: bool,
 ) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """Return the function `langsmith.evaluate` calls per example.
+
+    Offline, the system runs with tracing off: `evaluate` marks its context "local", and
+    LangChain's tracer (every LangGraph system) would otherwise send each node's run to the
+    default LangSmith endpoint with its own client, whatever client `evaluate` was given.
+    """
+    from langsmith.run_helpers import tracing_context
+
     system = None if cached is not None else make_system(name, config)
 
     def predict(inputs: dict[str, Any]) -> dict[str, Any]:
@@ -157,7 +167,8 @@ def _target(
         if system is None:
             line = (cached or {}).get((qid, name)) or {}
             return {"ranking": list(line.get("ranking") or []), "answer": line.get("answer")}
-        output = system.retrieve(by_qid[qid], want_answer)
+        with contextlib.nullcontext() if upload else tracing_context(enabled=False):
+            output = system.retrieve(by_qid[qid], want_answer)
         return {"ranking": output.ranking, "answer": output.answer, "cost": output.cost}
 
     return predict
@@ -252,7 +263,7 @@ def run_langsmith(
     by_qid = {ex.qid: ex for ex in examples}
     scores: dict[str, dict[str, float]] = {}
     for name in dict.fromkeys(system_names):
-        target = _target(name, by_qid, config, want_answer, cached)
+        target = _target(name, by_qid, config, want_answer, cached, upload)
         info = {"system": name, "backend": config.backend, "index": config.index_dir, **metadata}
         with _quiet():
             results = evaluate(
