@@ -142,15 +142,18 @@ def render() -> str:
     for name, system in ASK_SYSTEMS.items():
         by_type.setdefault(system.context_type, []).append(name)
     shared = shared_base(list(by_type))
-    lines = [HEADER, f"## Shared run settings: `{shared.__name__}`", "", _doc(shared), ""]
-    if shared in by_type:
-        lines += [f"Systems that read exactly these: {', '.join(by_type[shared])}.", ""]
+    lines = [HEADER, f"## {shared.__name__}", "", _doc(shared), ""]
+    direct = ", ".join(by_type.get(shared, []))
+    also = f"; {direct} read exactly these" if direct else ""
+    lines += [f"The run settings every system shares{also}.", ""]
     lines += [*field_table(shared, list(shared.model_fields)), ""]
     for model, systems in by_type.items():
         if model is shared:
             continue
-        lines += [f"## {', '.join(systems)}: `{model.__name__}`", "", _doc(model), ""]
-        lines.append(f"Every field of `{shared.__name__}`, and these:")
+        lines += [f"## {model.__name__}", "", _doc(model), ""]
+        lines.append(
+            f"Read by {', '.join(systems)}: every field of `{shared.__name__}`, and these:"
+        )
         lines += ["", *field_table(model, own_fields(model)), ""]
     for model in nested_models(list(by_type)):
         lines += [f"## {model.__name__}", "", _doc(model), ""]

@@ -1,7 +1,7 @@
 """The offline answer reader's tuned constants, nested in FiFTuning as `FiFTuning.reader`.
 
-The reader (nodes/span_reader.py, nodes/span_shapes.py, nodes/cell_reader.py,
-nodes/choice_reader.py) scores candidate spans with these; nodes/answerer.py passes it
+The reader (nodes/core/span_reader.py, nodes/core/span_shapes.py, nodes/core/cell_reader.py,
+nodes/core/choice_reader.py) scores candidate spans with these; nodes/fif/answerer.py passes it
 `Context.tuning.reader`, so `Context(tuning=FiFTuning(reader=ReaderTuning(...)))` or
 `FIF_TUNING='{"reader": {"pivot_bonus": 2.0}}'` changes them for a run. The protocol for a
 change is FiFTuning's (state/tuning.py). Kept apart from state/tuning.py for its size.

@@ -47,7 +47,7 @@ class FiFTuning(BaseModel):
         ge=0,
         le=4,
         description="Orchestrator: how many entity-bridge subqueries a question may add "
-        "(nodes/bridge.py: the entity a success's evidence names plus the question's "
+        "(nodes/fif/bridge.py: the entity a success's evidence names plus the question's "
         "uncovered words, one global hop each; a bridge's own evidence may name the "
         "next, and the subquery is also a reranker facet). 0 turns bridges off; each "
         "bridge walks one page deeper (a question n pages deep needs n - 1), at the "
@@ -73,7 +73,7 @@ class FiFTuning(BaseModel):
         0.5,
         ge=0.0,
         description="Rows: added to the score of the table rows holding the value a superlative "
-        'picks ("the least capacity", "the second most points"; nodes/superlatives.py) '
+        'picks ("the least capacity", "the second most points"; nodes/core/superlatives.py) '
         "wherever rows are scored: the row a link hop leaves from, the row a bridge is "
         "read from, a chain's path penalty. Trades the row's words against the order "
         "the question asks for; 0 turns it off, about 0.25 to 2 reorders the rows.",
@@ -190,7 +190,7 @@ class FiFTuning(BaseModel):
         0.5,
         ge=0.0,
         description="Reranker: weight of a table chain's co-link support, the residual fit of "
-        "another entity its row links to (nodes/chain_evidence.py): the row whose one "
+        "another entity its row links to (nodes/fif/chain_evidence.py): the row whose one "
         "link fits the question's description lifts its other links. Trades rows found "
         "through a described entity against chains of the single best-matching "
         "passage; 0 turns it off.",
@@ -198,6 +198,6 @@ class FiFTuning(BaseModel):
     reader: ReaderTuning = Field(
         default_factory=ReaderTuning,
         description="The offline answer reader's constants (ReaderTuning), used by every "
-        "system that answers through nodes/span_reader.py; set as "
+        "system that answers through nodes/core/span_reader.py; set as "
         '`FIF_TUNING=\'{"reader": {"pivot_bonus": 2.0}}\'`.',
     )
