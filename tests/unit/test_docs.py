@@ -32,6 +32,8 @@ def repo_text_files() -> Iterator[Path]:
     """Yield every text file of the checkout, outside caches, venvs, indices and run folders."""
     for path in REPO.rglob("*"):
         parts = path.relative_to(REPO).parts
+        if parts[0] == "data":
+            continue  # the dev bundles' default home (FIF_DATA_DIR), outside version control
         if path.is_file() and not any(p in SKIPPED_DIRS or p.endswith(".egg-info") for p in parts):
             if path.suffix not in {".png", ".jpg", ".jpeg", ".gif", ".pdf", ".sqlite3", ".npz"}:
                 yield path
