@@ -24,6 +24,7 @@ from typing import Any
 
 from evals.answer_match import match_answer
 from evals.datasets.questions import EvalExample
+from evals.langsmith_data import sync_dataset, to_langsmith_example
 from evals.metrics import exact_match, retrieval_scores, token_f1
 from evals.report import ANSWER_KEYS, QA_KEYS, RETRIEVAL_KEYS
 from evals.results_log import Key
@@ -41,31 +42,6 @@ _NAMESPACE = uuid.UUID("5f1e2d4c-7a0b-4c39-9e7e-f1f0e7a1b2c3")
 Evaluator = Callable[..., dict[str, Any]]
 """(outputs, reference_outputs) -> {key, score}; answer evaluators also take inputs first
 (langsmith passes arguments by these names)."""
-
-
-def to_langsmith_example(example: EvalExample, dataset_id: uuid.UUID) -> Any:
-    """Return an in-memory `langsmith.schemas.Example` for one of our examples."""
-    from langsmith.schemas import Example
-
-    return Example(
-        id=uuid.uuid5(dataset_id, example.qid),
-        dataset_id=dataset_id,
-        inputs={
-            "qid": example.qid,
-            "question": example.question,
-            "history": list(example.history),
-        },
-        outputs={
-            "gold_components": list(example.gold_components),
-            "answers": list(example.answers),
-        },
-        metadata={
-            "qid": example.qid,
-            "hops": example.hops,
-            "modalities": list(example.modalities),
-            "answer_source": example.answer_source,
-        },
-    )
 
 
 def _retrieval_evaluator(key: str) -> Evaluator:
@@ -124,26 +100,6 @@ def offline_client() -> Any:
     return Client(auto_batch_tracing=False, info=LangSmithInfo())
 
 
-def sync_dataset(client: Any, name: str, examples: Sequence[EvalExample]) -> list[Any]:
-    """Create the LangSmith dataset if missing, add examples it lacks, return ours from it."""
-    if not client.has_dataset(dataset_name=name):
-        client.create_dataset(name, description="FiF evaluation questions (gold component ids)")
-    present = {ex.metadata.get("qid"): ex for ex in client.list_examples(dataset_name=name)}
-    missing = [ex for ex in examples if ex.qid not in present]
-    if missing:
-        dataset_id = client.read_dataset(dataset_name=name).id
-        created = [to_langsmith_example(ex, dataset_id) for ex in missing]
-        client.create_examples(
-            dataset_name=name,
-            examples=[
-                {"id": ex.id, "inputs": ex.inputs, "outputs": ex.outputs, "metadata": ex.metadata}
-                for ex in created
-            ],
-        )
-        present.update({ex.metadata["qid"]: ex for ex in client.list_examples(dataset_name=name)})
-    return [present[ex.qid] for ex in examples]
-
-
 def _target(
     name: str,
     by_qid: Mapping[str, EvalExample],
@@ -152,11 +108,9 @@ def _target(
     cached: Mapping[Key, Mapping[str, Any]] | None,
     upload: bool,
 ) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """Return the function `langsmith.evaluate` calls per example.
+    """Return what `langsmith.evaluate` calls per example; offline, with tracing off.
 
-    Offline, the system runs with tracing off: `evaluate` marks its context "local", and
-    LangChain's tracer (every LangGraph system) would otherwise send each node's run to the
-    default LangSmith endpoint with its own client, whatever client `evaluate` was given.
+    (Else LangChain's tracer sends every LangGraph run to the default LangSmith endpoint.)
     """
     from langsmith.run_helpers import tracing_context
 
@@ -256,8 +210,6 @@ def run_langsmith(
         max_concurrency: Examples evaluated concurrently (0 = sequentially).
         metadata: Extra experiment metadata (run settings).
     """
-    from langsmith import evaluate
-
     upload = bool(os.environ.get(API_KEY_ENV)) if upload is None else upload
     client, data = _client_and_data(upload, dataset_name, examples)
     by_qid = {ex.qid: ex for ex in examples}
@@ -265,21 +217,41 @@ def run_langsmith(
     for name in dict.fromkeys(system_names):
         target = _target(name, by_qid, config, want_answer, cached, upload)
         info = {"system": name, "backend": config.backend, "index": config.index_dir, **metadata}
-        with _quiet():
-            results = evaluate(
-                target,
-                data=data,
-                evaluators=evaluators(want_answer),
-                client=client,
-                experiment_prefix=f"fif-{name}",
-                metadata=info,
-                upload_results=upload,
-                max_concurrency=max_concurrency,
-            )
-            rows = list(results)
-        scores[name] = aggregate(rows)
-        logger.info("langsmith %s (%s): %s", name, results.experiment_name, scores[name])
+        scores[name] = _experiment(target, data, client, info, want_answer, upload, max_concurrency)
+    if upload:  # runs go up from background threads: wait for ours and LangChain's tracer's
+        from langchain_core.tracers.langchain import wait_for_all_tracers
+
+        client.flush()
+        wait_for_all_tracers()
     return scores
+
+
+def _experiment(
+    target: Callable[[dict[str, Any]], dict[str, Any]],
+    data: list[Any],
+    client: Any,
+    info: dict[str, Any],
+    want_answer: bool,
+    upload: bool,
+    max_concurrency: int,
+) -> dict[str, float]:
+    """Run one system's experiment through `langsmith.evaluate`; return its pooled scores."""
+    from langsmith import evaluate
+
+    with _quiet():
+        results = evaluate(
+            target,
+            data=data,
+            evaluators=evaluators(want_answer),
+            client=client,
+            experiment_prefix=f"fif-{info['system']}",
+            metadata=info,
+            upload_results=upload,
+            max_concurrency=max_concurrency,
+        )
+        pooled = aggregate(list(results))
+    logger.info("langsmith %s (%s): %s", info["system"], results.experiment_name, pooled)
+    return pooled
 
 
 @contextlib.contextmanager
