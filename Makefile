@@ -5,9 +5,15 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 INDEX ?= .fif/index  # the default index of Context, the CLI and langgraph dev
+# The dev bundles (ottqa-dev200, hotpotqa-train100, financebench-dev) are not in the repository:
+# `make bench-eval DATA=/path/to/bundles`. `make test DATA=...` also runs the tests that read them.
+DATA ?=
+ifneq ($(strip $(DATA)),)
+export FIF_DATA_DIR := $(DATA)
+endif
 QUESTION ?= Which team in the 2003-2004 Kategoria Superiore is the oldest club in Albania and played at a stadium previously known as Vojo Kushi Stadium ?
 
-.PHONY: install install-base demo test unit integration lint bench-build bench-eval compare clean
+.PHONY: install install-base demo test unit integration lint need-data bench-build bench-eval compare clean
 
 # The base install (offline retrieval on HTML/bundle corpora) is all `make demo` needs;
 # everything else (tests, lint, benchmarks) installs the dev extra, which holds every extra.
@@ -57,18 +63,21 @@ lint: install
 	$(BIN)/mypy graph_agent nodes tools state corpus_builder evals mcp_server serve
 	$(BIN)/ruff format --check .
 
+need-data:
+	@[ -n "$(strip $(DATA))" ] || { echo "set DATA to the folder holding the dev bundles, e.g. make bench-eval DATA=/path/to/bundles"; exit 2; }
+
 # A cold build of the dev bundle (then reused by bench-eval), embedding throughput, dense quality.
-bench-build: install
-	$(BIN)/python benchmarks/build_bench.py ../shared/data/ottqa-dev200 --index .fif/bench/ottqa-dev200
+bench-build: install need-data
+	$(BIN)/python benchmarks/build_bench.py $(DATA)/ottqa-dev200 --index .fif/bench/ottqa-dev200
 
 # dense, LILaC, FiF and its ablations on both dev bundles in one run, then a kill -9 and resume.
-bench-eval: install
-	$(BIN)/python benchmarks/eval_bench.py ../shared/data/ottqa-dev200 ../shared/data/hotpotqa-train100 --systems dense,lilac,fif --ablations --kill-resume
+bench-eval: install need-data
+	$(BIN)/python benchmarks/eval_bench.py $(DATA)/ottqa-dev200 $(DATA)/hotpotqa-train100 --systems dense,lilac,fif --ablations --kill-resume
 
 # Every system (--compare all) on every dev bundle: one table and one quality-vs-cost plot
 # (financebench-dev is converted first; its cold build is embedding-bound, ~40 min here).
-compare: install
-	$(BIN)/python benchmarks/compare_all.py ../shared/data/ottqa-dev200 ../shared/data/hotpotqa-train100 ../shared/data/financebench-dev --out runs/compare
+compare: install need-data
+	$(BIN)/python benchmarks/compare_all.py $(DATA)/ottqa-dev200 $(DATA)/hotpotqa-train100 $(DATA)/financebench-dev --out runs/compare
 
 clean:
 	rm -rf .fif runs

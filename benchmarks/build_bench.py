@@ -1,6 +1,6 @@
 """Build and search figures on a bundle, measured side by side in one run.
 
-Usage: python benchmarks/build_bench.py ../shared/data/ottqa-dev200 [--out runs/bench]
+Usage: python benchmarks/build_bench.py DATA/ottqa-dev200 [--out runs/bench]
 
 Prints and writes (OUT/build_bench.json):
 - build time split into parse / split / summarize / graph / embed / index, texts embedded

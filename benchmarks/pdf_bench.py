@@ -1,6 +1,6 @@
 """PDF ingestion figures on a FinanceBench-layout folder, side by side with bare pypdfium2.
 
-Usage: python benchmarks/pdf_bench.py /work/shared/data/financebench-dev [--out runs/pdf_bench]
+Usage: python benchmarks/pdf_bench.py DATA/financebench-dev [--out runs/pdf_bench]
 
 Prints and writes (OUT/pdf_bench.json):
 - pages/s of bare pypdfium2 text extraction (`page.get_textpage().get_text_range()`, the

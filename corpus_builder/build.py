@@ -71,10 +71,10 @@ class BuildOptions:
     """File size and page count above which a PDF is skipped (reported in the manifest)."""
     contextual_sentences: bool | None = None
     """Embed a paragraph's sentences from the paragraph's own pass (corpus_builder.contextual):
-    ~1.5x faster to build; sharper on sentences that lean on their paragraph (OTT-QA dense
-    R@1 +11 points), blurrier between similar pages (HotpotQA dense R@1 -11). None (auto):
-    for the paragraphs of PDF documents only, where it cut embedding CPU by 27% at equal
-    FinanceBench page recall (README); web pages keep standalone sentences."""
+    ~1.5x faster to build; sharper on sentences that lean on their paragraph, blurrier
+    between similar pages. None (auto): for the paragraphs of PDF documents only, where it
+    cuts embedding CPU at equal page recall (docs/corpora.md); web pages keep standalone
+    sentences."""
     triplets: TripletExtractor | None = None
     """Build the triplet text KB (MMAPG, seed 003 §3.2) with this chat model
     (corpus_builder.triplet_kb); None: no triplet KB, sentences and rows stand in."""

@@ -43,7 +43,7 @@ class PdfLimits:
     max_bytes: int = 300 * MIB
     """A 500-page 10-K with exhibits is ~5 MB; 300 MB is a scanned book, not a filing."""
     max_pages: int = 3000
-    """Five times the longest annual report in FinanceBench (PepsiCo 2022, 503 pages)."""
+    """Six times a long annual report with exhibits (about 500 pages)."""
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Sentence splits that outlive a build: an unchanged paragraph is not split again.
 
 pysbd's rule-based splitter takes ~5 ms a paragraph: 46 s of the 68 s that rebuilding an
-unchanged OTT-QA index took (18.5 s with this store). Every split is kept in
+unchanged 7,000-page index took (18.5 s with this store). Every split is kept in
 `sentences.json` next to the index, keyed by a digest of the paragraph's text and valid
 for one splitter (pysbd's version and `SENTENCE_RULES`); a rebuild reuses the splits of
 the paragraphs it still has and keeps only those, so the file never outgrows the corpus.

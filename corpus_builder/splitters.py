@@ -82,7 +82,7 @@ def _merge_fragments(pieces: list[str]) -> list[str]:
 def _continues(previous: str, piece: str) -> bool:
     """Tell whether piece goes on with previous after a period that ends no sentence.
 
-    pysbd splits after "Jr." before OTT-QA's spaced comma ("Jr. , Woody"), after "c." in
+    pysbd splits after "Jr." before a comma set off by spaces ("Jr. , Woody"), after "c." in
     "c. 1150" and after German ordinals in names; a sentence never opens with a comma.
     """
     if _OPENS_MID_SENTENCE.match(piece):

@@ -3,7 +3,8 @@
 Without `LANGSMITH_API_KEY` (or with `upload=False`) nothing leaves the process: the examples
 are passed as in-memory `langsmith.schemas.Example` objects, `upload_results=False` keeps runs
 and feedback local, and the client is built with `auto_batch_tracing=False` and a preset
-`LangSmithInfo`, so it never starts the background thread that would GET `/info`. With the key,
+`LangSmithInfo`, so it never starts the background thread that would GET `/info`, and the
+systems run with tracing off, so LangChain's tracer sends none of their runs. With the key,
 the examples are synced into a LangSmith dataset (created if missing, examples keyed by qid) and
 the experiment is uploaded. Results already in a run's results.jsonl can be replayed through
 `cached` instead of asking the systems again.
@@ -23,6 +24,7 @@ from typing import Any
 
 from evals.answer_match import match_answer
 from evals.datasets.questions import EvalExample
+from evals.langsmith_data import sync_dataset, to_langsmith_example
 from evals.metrics import exact_match, retrieval_scores, token_f1
 from evals.report import ANSWER_KEYS, QA_KEYS, RETRIEVAL_KEYS
 from evals.results_log import Key
@@ -40,31 +42,6 @@ _NAMESPACE = uuid.UUID("5f1e2d4c-7a0b-4c39-9e7e-f1f0e7a1b2c3")
 Evaluator = Callable[..., dict[str, Any]]
 """(outputs, reference_outputs) -> {key, score}; answer evaluators also take inputs first
 (langsmith passes arguments by these names)."""
-
-
-def to_langsmith_example(example: EvalExample, dataset_id: uuid.UUID) -> Any:
-    """Return an in-memory `langsmith.schemas.Example` for one of our examples."""
-    from langsmith.schemas import Example
-
-    return Example(
-        id=uuid.uuid5(dataset_id, example.qid),
-        dataset_id=dataset_id,
-        inputs={
-            "qid": example.qid,
-            "question": example.question,
-            "history": list(example.history),
-        },
-        outputs={
-            "gold_components": list(example.gold_components),
-            "answers": list(example.answers),
-        },
-        metadata={
-            "qid": example.qid,
-            "hops": example.hops,
-            "modalities": list(example.modalities),
-            "answer_source": example.answer_source,
-        },
-    )
 
 
 def _retrieval_evaluator(key: str) -> Evaluator:
@@ -123,33 +100,20 @@ def offline_client() -> Any:
     return Client(auto_batch_tracing=False, info=LangSmithInfo())
 
 
-def sync_dataset(client: Any, name: str, examples: Sequence[EvalExample]) -> list[Any]:
-    """Create the LangSmith dataset if missing, add examples it lacks, return ours from it."""
-    if not client.has_dataset(dataset_name=name):
-        client.create_dataset(name, description="FiF evaluation questions (gold component ids)")
-    present = {ex.metadata.get("qid"): ex for ex in client.list_examples(dataset_name=name)}
-    missing = [ex for ex in examples if ex.qid not in present]
-    if missing:
-        dataset_id = client.read_dataset(dataset_name=name).id
-        created = [to_langsmith_example(ex, dataset_id) for ex in missing]
-        client.create_examples(
-            dataset_name=name,
-            examples=[
-                {"id": ex.id, "inputs": ex.inputs, "outputs": ex.outputs, "metadata": ex.metadata}
-                for ex in created
-            ],
-        )
-        present.update({ex.metadata["qid"]: ex for ex in client.list_examples(dataset_name=name)})
-    return [present[ex.qid] for ex in examples]
-
-
 def _target(
     name: str,
     by_qid: Mapping[str, EvalExample],
     config: RunConfig,
     want_answer: bool,
     cached: Mapping[Key, Mapping[str, Any]] | None,
+    upload: bool,
 ) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """Return what `langsmith.evaluate` calls per example; offline, with tracing off.
+
+    (Else LangChain's tracer sends every LangGraph run to the default LangSmith endpoint.)
+    """
+    from langsmith.run_helpers import tracing_context
+
     system = None if cached is not None else make_system(name, config)
 
     def predict(inputs: dict[str, Any]) -> dict[str, Any]:
@@ -157,7 +121,8 @@ def _target(
         if system is None:
             line = (cached or {}).get((qid, name)) or {}
             return {"ranking": list(line.get("ranking") or []), "answer": line.get("answer")}
-        output = system.retrieve(by_qid[qid], want_answer)
+        with contextlib.nullcontext() if upload else tracing_context(enabled=False):
+            output = system.retrieve(by_qid[qid], want_answer)
         return {"ranking": output.ranking, "answer": output.answer, "cost": output.cost}
 
     return predict
@@ -245,30 +210,48 @@ def run_langsmith(
         max_concurrency: Examples evaluated concurrently (0 = sequentially).
         metadata: Extra experiment metadata (run settings).
     """
-    from langsmith import evaluate
-
     upload = bool(os.environ.get(API_KEY_ENV)) if upload is None else upload
     client, data = _client_and_data(upload, dataset_name, examples)
     by_qid = {ex.qid: ex for ex in examples}
     scores: dict[str, dict[str, float]] = {}
     for name in dict.fromkeys(system_names):
-        target = _target(name, by_qid, config, want_answer, cached)
+        target = _target(name, by_qid, config, want_answer, cached, upload)
         info = {"system": name, "backend": config.backend, "index": config.index_dir, **metadata}
-        with _quiet():
-            results = evaluate(
-                target,
-                data=data,
-                evaluators=evaluators(want_answer),
-                client=client,
-                experiment_prefix=f"fif-{name}",
-                metadata=info,
-                upload_results=upload,
-                max_concurrency=max_concurrency,
-            )
-            rows = list(results)
-        scores[name] = aggregate(rows)
-        logger.info("langsmith %s (%s): %s", name, results.experiment_name, scores[name])
+        scores[name] = _experiment(target, data, client, info, want_answer, upload, max_concurrency)
+    if upload:  # runs go up from background threads: wait for ours and LangChain's tracer's
+        from langchain_core.tracers.langchain import wait_for_all_tracers
+
+        client.flush()
+        wait_for_all_tracers()
     return scores
+
+
+def _experiment(
+    target: Callable[[dict[str, Any]], dict[str, Any]],
+    data: list[Any],
+    client: Any,
+    info: dict[str, Any],
+    want_answer: bool,
+    upload: bool,
+    max_concurrency: int,
+) -> dict[str, float]:
+    """Run one system's experiment through `langsmith.evaluate`; return its pooled scores."""
+    from langsmith import evaluate
+
+    with _quiet():
+        results = evaluate(
+            target,
+            data=data,
+            evaluators=evaluators(want_answer),
+            client=client,
+            experiment_prefix=f"fif-{info['system']}",
+            metadata=info,
+            upload_results=upload,
+            max_concurrency=max_concurrency,
+        )
+        pooled = aggregate(list(results))
+    logger.info("langsmith %s (%s): %s", info["system"], results.experiment_name, pooled)
+    return pooled
 
 
 @contextlib.contextmanager

@@ -1,7 +1,8 @@
-"""FiF's graphs and entry points: `ask`, its `RunResult`, and the `RunSettings` it runs with."""
+"""The product's Python entry points: FiF's `ask`, its settings, and every system's result."""
 
 from graph_agent.api import ask
 from graph_agent.results import RunResult
+from state.fif_context import FiFContext
 from state.settings import RunSettings
 
-__all__ = ["RunSettings", "RunResult", "ask"]
+__all__ = ["FiFContext", "RunResult", "RunSettings", "ask"]

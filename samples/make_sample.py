@@ -1,9 +1,9 @@
-"""Cut the demo sample out of ../shared/data/ottqa-dev200.
+"""Cut the demo sample out of the OTT-QA dev bundle (ottqa-dev200, from `fif convert ottqa`).
 
 It keeps a few questions, their tables, every passage those tables link to, and some
 distractor tables with their passages.
 
-Usage: python samples/make_sample.py ../shared/data/ottqa-dev200 samples/ottqa-sample
+Usage: python samples/make_sample.py DATA/ottqa-dev200 samples/ottqa-sample
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from state.ids import ComponentKind, SubcomponentKind
 Layer = Literal["document", "component", "subcomponent"]
 LAYERS: tuple[Layer, ...] = get_args(Layer)
 PageSpan = tuple[int, int]
-"""Zero-indexed first and last page of a PDF component (page 0 is the first, as FinanceBench)."""
+"""Zero-indexed first and last page of a PDF component (page 0 is the first, as in gold pages)."""
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ def section_id(doc_id: str, n: int) -> str:
 
 
 def page_key(doc_id: str, page: int) -> str:
-    """Return the key of a zero-indexed PDF page, "DOC#PAGE" (FinanceBench's gold pages)."""
+    """Return the key of a zero-indexed PDF page, "DOC#PAGE" (how questions name gold pages)."""
     return f"{doc_id}{PAGE_SEPARATOR}{page}"
 
 

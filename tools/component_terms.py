@@ -3,7 +3,7 @@
 The offline decisions match words against whole components: the reranker's lexical facet
 runs BM25 over ~50 candidates' full texts (~7,000 words), and a hop's residual or a step's
 coverage asks which question words a component holds. Analysing those texts (lowercase,
-split, stem) took ~6 ms of FiF's ~60 ms per OTT-QA question; the whole index's components
+split, stem) took ~6 ms of FiF's ~60 ms per question; the whole index's components
 take under a second at build. The store keeps each component's terms (QUERY_STOPWORDS
 removed, as every query-time match uses) as ids into one vocabulary, and is trusted only
 next to the graph it was built from (its SHA-256). Without it (an index built before the

@@ -10,7 +10,7 @@ model is encoded by `encode`.
 
 The transformer pass itself runs as a TorchScript trace when one reproduces it: MiniLM's
 eager pass calls ~110 Python modules, and the trace runs the same kernels without them
-(6.9 -> 3.3 ms per OTT-QA question on one core, outputs equal at every length and batch
+(6.9 -> 3.3 ms per question on one core, outputs equal at every length and batch
 shape). The trace is made on a padded batch of two texts and checked against the eager
 pass on it and on one text alone (another shape); a model that does not trace, or whose
 trace differs, keeps the eager pass.
@@ -38,7 +38,7 @@ FEATURES = ("input_ids", "attention_mask", "token_type_ids")
 SMALL_INPUT_TOKENS = 256
 """Inputs up to this many tokens (a query, a few residual questions) embedded from a worker
 thread (the eval runner, `fif serve`, LangGraph's executor) run on one intra-op thread:
-torch's pool took 12.4 ms per OTT-QA question there against 6.9 ms on one thread (the main
+torch's pool took 12.4 ms per question there against 6.9 ms on one thread (the main
 thread takes 6.0 ms with the pool, so it keeps it); the vectors are bit-identical."""
 
 Features = dict[str, Any]

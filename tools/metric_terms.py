@@ -6,14 +6,11 @@ loop's offline synthesis asks for those line items one at a time, the path seed 
 for when a value is not stated (operating income and revenue for a margin). The table is
 textbook definitions, no company's or data set's wording.
 
-Measured on financebench-dev, single-document page R@5: appending the inputs to the query
-lifts dense from .586 to .643 and hybrid from .629 to .657, but in the shared store it
-lowers both (.343 to .314, .386 to .343): the line items match every company's statements
-alike. So they are asked for inside the chosen filing, never to choose one
-(`lines_in_filing`): FiF's offline planner adds one subquery per line, and the extraction
-loop's search fuses each line's hits with the item's. Single-document page R@5 on
-financebench-dev: FiF 0.657 -> 0.686, the extraction loop 0.629 -> 0.657, each one
-question better on both the tuning and the reporting half.
+Inside one filing the inputs find the statement pages; across many filings the line items
+match every company's statements alike and drown the question. So they are asked for
+inside the chosen filing, never to choose one (`lines_in_filing`): FiF's offline planner
+adds one subquery per line, and the extraction loop's search fuses each line's hits with
+the item's. The page recall this gains is in docs/benchmarks.md.
 """
 
 from __future__ import annotations

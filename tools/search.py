@@ -29,12 +29,12 @@ from tools.widening import ScoredNode, Target, layer_hits, widening
 EXACT_DOCUMENTS = 1000
 """Up to this many documents, a document search scores every descendant from the vector
 cache in one pass instead of asking Chroma: long filings made Chroma widen to MAX_HITS
-over four queries (FiF p50 on financebench-dev 1.38 s -> 0.56 s, same pages), while the
-pass costs ~4.5 µs of Python per document (OTT-QA's 9,000 pages: +40 ms, so Chroma)."""
+over four queries (FiF's p50 on a set of 47 filings fell by more than half, same pages),
+while the pass costs ~4.5 µs of Python per document (9,000 pages: +40 ms, so Chroma)."""
 EXACT_LAYER_ROWS = 50_000
 """Up to this many vectors in a layer, a global document search at that granularity is
 one product with the cached layer and a max per document's run of rows (VectorCache.
-top_documents) instead of Chroma's widening: on OTT-QA (7,268 documents) 0.3 / 0.5 / 2.6 ms
+top_documents) instead of Chroma's widening: on 7,268 web pages 0.3 / 0.5 / 2.6 ms
 against Chroma's 1.8 / 4.7 / 13.4 ms for 50 documents at document / component /
 subcomponent granularity, and exact where HNSW missed a top-50 summary in 72 of 400
 searches."""

@@ -37,7 +37,7 @@ def one_blas_thread() -> Iterator[None]:
 
     A query's products (≤ 50k rows × 384) are memory-bound and gain nothing from a second
     OpenBLAS thread, which then spins after each call and takes the core the embedder and
-    Chroma run on: on OTT-QA on a shared 2-core machine, FiF p50 133 → 71 ms and dense
+    Chroma run on: on a shared 2-core machine, FiF p50 133 → 71 ms and dense
     26 → 16 ms (dense runs between FiF's questions). The products are the same either way.
     """
     with _blas().limit(limits=1):

@@ -1,7 +1,7 @@
 """A copy of each layer's vectors as numpy files, so opening an index skips Chroma's reads.
 
-Exact scoring reads a layer's vectors whole (tools.vector_cache). Reading OTT-QA's 58k
-vectors back from Chroma takes ~3.5 s however the reads are batched, a third of a cold
+Exact scoring reads a layer's vectors whole (tools.vector_cache). Reading a 58k-vector
+index back from Chroma takes ~3.5 s however the reads are batched, a third of a cold
 `fif ask`; loading the same matrices from .npy files takes a few hundredths of a second.
 `fif build` writes the copy last, read back from Chroma itself, under a fresh token that
 the manifest also records. A copy whose token is not the manifest's (an older build, a

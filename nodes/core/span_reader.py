@@ -6,7 +6,7 @@ kind fits the question's answer type, how close it sits to the question's words,
 its sentence or row (and its component's rank) matches the question, and how much of it
 the question does not already say. "A or B?" questions pick an option by the years or
 numbers found next to each; yes/no questions answer yes unless the evidence disagrees.
-The weights are a `ReaderTuning` (state/reader_tuning.py), `Context.tuning.reader` in a run.
+The weights are a `ReaderTuning` (state/reader_tuning.py), `RunSettings.reader` in a run.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ extraction's findings, then the rest it looked at (its search hits, then the blo
 the sections it fetched), once each, capped at top_k. Ranking all findings of every
 extraction before anything searched was measured worse: offline, later shopping items
 are the question's uncovered words, and their findings pushed the question's own search
-hits out of the top 10 (FinanceBench single-document page R@5 0.557 against 0.657). The
+hits out of the top 10 (figures in docs/tuning-log.md). The
 evaluation derives the page ranking from this component ranking.
 """
 
@@ -31,8 +31,8 @@ SEARCH_WEIGHT = 2
 """How many times the search order counts against the extractor's order of its findings.
 The offline rules score rows and sentences by BM25 among the fetched units only, the
 search saw the whole document; counting the search twice put the search's best finding
-component first more often (FinanceBench dev, single-document: page R@1 0.286 → 0.357,
-R@5 and R@10 unchanged; chosen on that set, so an estimate, not a tuned constant)."""
+component first more often (docs/tuning-log.md: chosen on one set of filings, so an
+estimate, not a tuned constant)."""
 
 
 class RankerUpdate(TypedDict, total=False):

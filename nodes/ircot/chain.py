@@ -28,7 +28,7 @@ from tools.mentions import mentioned_docs, title_index
 from tools.search import similarities
 
 BRIDGE_BONUS = 0.1
-"""Added to a bridge sentence's cosine to the question. In traces on the HotpotQA dev bundle
+"""Added to a bridge sentence's cosine to the question. In traces on Wikipedia passages
 with the packaged MiniLM embedder, sentences on the question's topic scored about 0.5-0.7
 and off-topic ones about 0.2, so the bonus reorders sentences about equally on topic without
 lifting an off-topic one over an on-topic one. Set before the first evaluation run and not

@@ -105,7 +105,8 @@ def rank_components(beam: Sequence[Unit], profiles: Profiles, k: int) -> list[tu
 
     Inside a two-component unit the beam component that was expanded comes first and the
     neighbour it reached second: the paper leaves the order open, the authors' code sorts
-    by sim(Q, C), and on OTT-QA dev keeping the hop order lifts R@1 from 0.72 to 0.83.
+    by sim(Q, C), and keeping the hop order lifted R@1 on a table-and-passage dev set
+    (docs/tuning-log.md).
     If the beam holds fewer than k components, the other profiled components follow by
     their single-node late-interaction score.
     """

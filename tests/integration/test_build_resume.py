@@ -22,9 +22,9 @@ from tools.manifest import GRAPH_FILE, Manifest
 pytestmark = pytest.mark.integration
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared"
-"""The shared evaluation data sits next to the repository (../shared), as the issues say."""
-HOTPOT = SHARED / "data" / "hotpotqa-train100" / "corpus.jsonl"
+DATA = Path(os.environ.get("FIF_DATA_DIR", REPO / "data"))
+"""The folder holding the dev bundles (not in the repository): `make test DATA=...` sets it."""
+HOTPOT = DATA / "hotpotqa-train100" / "corpus.jsonl"
 DOCUMENTS = 250
 BUILD = (
     "import sys; from pathlib import Path; "
@@ -51,7 +51,7 @@ def stored_vectors(index_dir: Path) -> int:
 
 def test_a_killed_build_resumes_with_every_node_once(tmp_path: Path) -> None:
     if not HOTPOT.is_file():
-        pytest.skip(f"{HOTPOT} is absent: the shared evaluation data is not next to the repo")
+        pytest.skip(f"{HOTPOT} is absent: set FIF_DATA_DIR to the folder of the dev bundles")
     corpus = tmp_path / "hotpot"
     corpus.mkdir()
     with HOTPOT.open(encoding="utf-8") as source:

@@ -19,7 +19,10 @@ from tools.corpus_index import open_index
 
 pytestmark = pytest.mark.integration
 
-DATA = Path(os.environ.get("FIF_FINANCEBENCH_DIR", "/work/shared/data/financebench-dev"))
+DATA = Path(
+    os.environ.get("FIF_FINANCEBENCH_DIR")
+    or Path(os.environ.get("FIF_DATA_DIR", "data")) / "financebench-dev"
+)
 RELEASE = "AMCOR_2023Q4_EARNINGS"
 QUESTION = "What Was AMCOR's Adjusted Non GAAP EBITDA for FY 2023"
 EVIDENCE_PAGE = 11
@@ -30,7 +33,7 @@ EVIDENCE_PAGE = 11
 def release_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pdf = DATA / "pdfs" / f"{RELEASE}.pdf"
     if not pdf.is_file():
-        pytest.skip(f"FinanceBench dev set not at {DATA}; set FIF_FINANCEBENCH_DIR")
+        pytest.skip(f"FinanceBench dev set not at {DATA}; set FIF_DATA_DIR or FIF_FINANCEBENCH_DIR")
     folder = tmp_path_factory.mktemp("release")
     shutil.copy(pdf, folder / pdf.name)
     index_dir = folder / "index"

@@ -17,7 +17,10 @@ from state.corpus import Component, Document, IngestReport
 
 pytestmark = pytest.mark.integration
 
-DATA = Path(os.environ.get("FIF_FINANCEBENCH_DIR", "/work/shared/data/financebench-dev"))
+DATA = Path(
+    os.environ.get("FIF_FINANCEBENCH_DIR")
+    or Path(os.environ.get("FIF_DATA_DIR", "data")) / "financebench-dev"
+)
 TEN_K = "NETFLIX_2017_10K"
 RELEASE = "AMCOR_2023Q4_EARNINGS"
 MIN_EVIDENCE_WORDS = 0.7
@@ -28,7 +31,7 @@ are page furniture and headings upstream kept in the passage and we read as sect
 @pytest.fixture(scope="module")
 def documents() -> dict[str, Document]:
     if not (DATA / "pdfs").is_dir():
-        pytest.skip(f"FinanceBench dev set not at {DATA}; set FIF_FINANCEBENCH_DIR")
+        pytest.skip(f"FinanceBench dev set not at {DATA}; set FIF_DATA_DIR or FIF_FINANCEBENCH_DIR")
     found = {}
     for name in (TEN_K, RELEASE):
         document = read_pdf_document(DATA / "pdfs" / f"{name}.pdf", IngestReport())

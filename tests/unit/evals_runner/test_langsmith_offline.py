@@ -10,7 +10,8 @@ import pytest
 from eval_helpers import Corpus, FakeSystem
 
 from evals.datasets.questions import load_questions
-from evals.langsmith_eval import evaluators, run_langsmith, sync_dataset
+from evals.langsmith_data import sync_dataset
+from evals.langsmith_eval import evaluators, run_langsmith
 from evals.report import ANSWER_KEYS, QA_KEYS, RETRIEVAL_KEYS, build_report
 from evals.results_log import read_latest
 from evals.runner import run
