@@ -15,8 +15,9 @@ from fastapi import APIRouter, Depends, Path, Query
 from graph_agent.api import RunResult
 from graph_agent.replay import REPLAY_GRAPHS, sqlite_checkpointer
 from graph_agent.systems import ASK_SYSTEMS, ask_system
+from serve.branch_logs import result_payload
 from serve.errors import NotFoundError
-from serve.runs import result_payload, streams
+from serve.runs import streams
 from serve.schemas import MAX_K, MAX_QUESTION_CHARS, AskRequest, CompareRequest, Granularity
 from serve.served import Served, ServedIndex, served, served_index
 from serve.views import card, component_page, search_why
