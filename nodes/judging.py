@@ -10,6 +10,7 @@ orchestrator follows the links. A step that already followed links answers it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import floor
 
 from nodes.hop import reachable
 from nodes.lexical import covered_share, covered_terms
@@ -109,7 +110,8 @@ def judge_offline(
     # A hop's target answers the part of Q its anchor left open, so it matches Q less.
     needed = context.tuning.success_score - (context.tuning.hop_margin if hop else 0.0)
     if best < needed:
-        return Verdict(False, False, f"best score {best:.2f} < {needed:.2f}")
+        # floored, so a score just under the bar never prints equal to it ("0.30 < 0.30")
+        return Verdict(False, False, f"best score {floor(best * 1000) / 1000:.3f} < {needed:.3f}")
     covered = chain_coverage(index, history, step)
     reason = f"best score {best:.2f}, coverage {covered:.0%}"
     if hop:
