@@ -56,6 +56,7 @@ def start_fork(state: ServedIndex, thread_id: str, request: ForkRequest) -> str:
     )
     run = uuid.uuid4().hex[:8]
     fork = {"branch": len(found), "fork_branch": branch.number, "fork_step": step}
+    fork["steps_from"] = step or 1  # its log holds only the steps it runs
     request_run = RunRequest(
         thread_id,
         system,

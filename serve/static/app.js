@@ -105,8 +105,8 @@ async function drawBranches(threadId, tree, trace, selected, replay = true) {
     el("div", { class: "branch-answer" }, b.answer ? "answer: " + b.answer : "no answer"),
     el("div", { class: "branch-ranking" }, b.ranking.length ? "top: " + b.ranking.join(", ") : "no ranking"));
   const children = (parent) => data.branches.filter((b) => (b.fork_branch ?? null) === parent);
-  const nest = (b) => [item(b), children(b.branch).length ? el("ul", {}, children(b.branch).map(nest)) : null];
-  fill(tree, el("h4", {}, "Branches"), el("ul", { class: "branch-tree" }, children(null).map(nest)));
+  const nest = (b) => [item(b), children(b.branch).length ? el("ul", {}, children(b.branch).flatMap(nest)) : null];
+  fill(tree, el("h4", {}, "Branches"), el("ul", { class: "branch-tree" }, children(null).flatMap(nest)));
   setPlace({ tab: "threads", thread: threadId, branch: selected || null });
   if (replay) await replayBranch(threadId, selected, tree, trace);
 }

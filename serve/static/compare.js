@@ -21,7 +21,7 @@ function compareColumn(name, run, runs) {
       el("dt", {}, "LLM calls"), el("dd", {}, String(cost.llm_calls || 0)),
       el("dt", {}, "tokens"), el("dd", {}, String((cost.input_tokens || 0) + (cost.output_tokens || 0))),
       el("dt", {}, "overlap"), el("dd", { class: "overlap" }, shared.join(", ") || "–")),
-    answerView(run) || el("p", { class: "status" }, "no answer asked"), trace,
+    answerView(run) || el("p", { class: "status no-answer" }, "no answer (none asked, or the system writes none)"), trace,
     el("ol", { class: "results" }, run.results.map(resultItem)));
 }
 
@@ -121,9 +121,15 @@ async function start() {
   document.getElementById("ask-system").value = "fif";
   document.getElementById("compare-systems").replaceChildren(...info.systems.map((s) =>
     el("label", {}, el("input", { type: "checkbox", value: s.name, checked: ["fif", "dense"].includes(s.name) }), s.name, " ")));
+  arrive(names);
+  window.addEventListener("hashchange", () => arrive(names));  // a link pasted into this tab
+}
+
+// Go to the place the URL names: its index first (picking one resets the view), then the rest.
+function arrive(names) {
   const linked = place();
   const index = linked.get("index");
-  if (index && names.includes(index)) pickIndex(index); else loadOverview();
+  if (index && names.includes(index) && index !== INDEX) pickIndex(index); else loadOverview();
   restore(linked, index || INDEX);
 }
 

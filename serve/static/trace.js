@@ -24,7 +24,7 @@ function escalated(before, record) {
   return y.some((v, i) => v > x[i]) && y.every((v, i) => v >= x[i]);
 }
 
-function traceRow(step, number) {
+function traceRow(step, number, previous) {
   const record = step.record || step.traversal;
   const decision = step.decision;
   const verdict = verdictOf(step.record);
@@ -32,10 +32,12 @@ function traceRow(step, number) {
     (step.subqueries && "plan: " + step.subqueries.map((s) => s.text).join(" | ")) || (step.ranking && "ranked " + step.ranking.length) ||
     (step.answer && "answer: " + step.answer) || "";
   const subquery = (record && record.subquery) || (decision && decision.subquery) || "";
+  const repeated = subquery && subquery === previous;  // a hop of the same subquery: say so once
   const anchor = (record && record.anchor) ?? (decision && decision.anchor);
   const rowClass = verdict === "failure" ? "failed" : verdict ? "ok" : "";
   return el("tr", { class: rowClass, id: `step-${number}`, "data-step": number, "data-record-step": step.record ? step.record.step : null },
-    el("td", { class: "num" }, number), el("td", {}, step.node), el("td", {}, subquery), el("td", {}, strategyText((record || decision || {}).strategy)),
+    el("td", { class: "num" }, number), el("td", {}, step.node),
+    el("td", { class: repeated ? "same" : "", title: subquery }, repeated ? "〃 same subquery" : subquery), el("td", {}, strategyText((record || decision || {}).strategy)),
     el("td", {}, anchor ?? ""), el("td", { class: "verdict" }, verdict), el("td", {}, reason));
 }
 
@@ -130,6 +132,7 @@ function showEvent(view, kind, data, onFork) {
   if (kind === "thread") {
     const fork = data.fork_of ? ` · branch ${data.branch ?? "?"}: fork of branch ${data.fork_branch ?? 0} from step ${data.fork_step ?? "?"}` : "";
     view.head.textContent = `thread ${data.thread_id} · ${data.system} · ${data.question}${fork}`;
+    view.steps = (data.steps_from || 1) - 1;  // a live fork's first step is the one it re-runs
   }
   if (kind === "step") {
     const number = ++view.steps;
@@ -137,11 +140,13 @@ function showEvent(view, kind, data, onFork) {
       view.records.push({ ...data.record, row: number });
       fill(view.drawing, el("h4", {}, "Traversal over the document graph"), drawTraversal(view.records));
     }
-    const row = traceRow(data, number);
+    const current = ((data.record || data.traversal || data.decision) || {}).subquery;
+    const row = traceRow(data, number, view.subquery);
+    if (current) view.subquery = current;
     row.append(el("td", {}, onFork && data.checkpoint_id ? forkControls(data, number, onFork) : null));
     view.rows.append(row);
     view.cost.replaceChildren(fmtCost(addCost(view.total, data.cost)));
-    view.head.dataset.progress = `step ${number}`;
+    if (view.head.dataset.progress) view.head.dataset.progress = `running step ${number + 1}`;
   }
   if (kind === "result") {
     view.cost.replaceChildren(fmtCost(data.cost));
@@ -154,7 +159,7 @@ function showEvent(view, kind, data, onFork) {
 // subquery or strategy; what is wrong with the edit shows beside the row.
 function forkControls(step, number, onFork) {
   const traversal = step.node === "traverser";
-  const form = el("form", { class: "fork-form", hidden: true, "data-step": number });
+  const form = el("form", { class: "fork-form", hidden: true, novalidate: true, "data-step": number });
   const error = el("span", { class: "error fork-error", role: "alert" });
   const budget = el("input", { type: "number", min: 1, max: 50, name: "max_steps", "aria-label": `budget of the fork from step ${number}`, placeholder: "budget" });
   const fields = [el("label", {}, "budget ", budget)];
@@ -205,7 +210,13 @@ function follow(url, view, onFork, done) {
       showEvent(view, kind, data, onFork);
     });
   }
-  source.addEventListener("end", () => { source.close(); view.head.append(" · done"); if (done) done(result); });
+  view.head.dataset.progress = "running";
+  source.addEventListener("end", () => {
+    source.close();
+    delete view.head.dataset.progress;
+    view.head.append(" · done");
+    if (done) done(result);
+  });
   source.onerror = () => { if (source.readyState === EventSource.CLOSED && done) done(null); };
   return source;
 }
