@@ -19,7 +19,7 @@ document.querySelectorAll("#tabs button").forEach((b) => b.addEventListener("cli
 async function loadOverview() {
   const target = document.getElementById("landing");
   const data = await api("/api/overview");
-  const kinds = Object.entries(data.counts).filter(([k]) => !k.startsWith("edges_")).map(([k, n]) => `${n} ${k}s`);
+  const kinds = Object.entries(data.counts).filter(([k]) => !k.startsWith("edges_") && k !== "document").map(([k, n]) => `${n} ${k}s`);
   const links = data.counts.edges_links_to ? `, ${data.counts.edges_links_to} links` : "";
   fill(target, el("p", {}, el("b", {}, data.index), ` holds ${data.documents} documents (${kinds.join(", ")}${links}). `,
     "Ask a question: the agent searches, follows links between documents and shows every step."),

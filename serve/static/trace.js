@@ -32,13 +32,35 @@ function traceRow(step, number, previous) {
     (step.subqueries && "plan: " + step.subqueries.map((s) => s.text).join(" | ")) || (step.ranking && "ranked " + step.ranking.length) ||
     (step.answer && "answer: " + step.answer) || "";
   const subquery = (record && record.subquery) || (decision && decision.subquery) || "";
-  const repeated = subquery && subquery === previous;  // a hop of the same subquery: say so once
+  const repeated = subquery && subquery === previous;  // shown once, in its group's header
   const anchor = (record && record.anchor) ?? (decision && decision.anchor);
   const rowClass = verdict === "failure" ? "failed" : verdict ? "ok" : "";
   return el("tr", { class: rowClass, id: `step-${number}`, "data-step": number, "data-record-step": step.record ? step.record.step : null },
     el("td", { class: "num" }, number), el("td", {}, step.node),
-    el("td", { class: repeated ? "same" : "", title: subquery }, repeated ? "〃 same subquery" : subquery), el("td", {}, strategyText((record || decision || {}).strategy)),
-    el("td", {}, anchor ?? ""), el("td", { class: "verdict" }, verdict), el("td", {}, reason));
+    el("td", { class: repeated ? "same" : "", title: subquery }, repeated ? "↳" : subquery), el("td", {}, strategyText((record || decision || {}).strategy)),
+    el("td", {}, anchor ?? ""), el("td", { class: "verdict" }, verdict), el("td", {}, reason, candidates(step.record)));
+}
+
+// The components a judged step found, folded: each opens in the component panel.
+function candidates(record) {
+  const found = (record && record.components) || [];
+  if (!found.length) return null;
+  return el("details", { class: "candidates" }, el("summary", {}, `${found.length} candidates`),
+    el("ul", {}, found.map((id) => el("li", {}, el("button", { type: "button", class: "link-button", onclick: () => openComponent(id) }, id)))));
+}
+
+// A subquery's steps sit under one header row that folds them (steps → subquery → hops).
+function groupRow(view, subquery) {
+  const group = ++view.groups;
+  const toggle = el("button", { type: "button", class: "link-button", "aria-expanded": "true" }, "▾");
+  toggle.addEventListener("click", () => {
+    const open = toggle.getAttribute("aria-expanded") !== "true";
+    toggle.setAttribute("aria-expanded", String(open));
+    toggle.textContent = open ? "▾" : "▸";
+    view.rows.querySelectorAll(`tr[data-group="${group}"]`).forEach((row) => { row.hidden = !open; });
+  });
+  view.rows.append(el("tr", { class: "group" }, el("td", { colspan: 8 }, toggle, " subquery: ", el("b", {}, subquery))));
+  return group;
 }
 
 function traceView(target) {
@@ -51,7 +73,7 @@ function traceView(target) {
   target.replaceChildren(head, result, el("div", { class: "trace-layout" },
     el("div", { class: "trace-table" }, el("table", { class: "grid trace" },
       el("thead", {}, el("tr", {}, heads.map((h) => el("th", { scope: "col" }, h)))), rows)), drawing), cost);
-  return { head, rows, cost, result, drawing, records: [], total: {}, steps: 0 };
+  return { head, rows, cost, result, drawing, records: [], total: {}, steps: 0, groups: 0, group: 0 };
 }
 
 // The traversal over the document graph: one column per judged step, its documents as dots
@@ -141,8 +163,10 @@ function showEvent(view, kind, data, onFork) {
       fill(view.drawing, el("h4", {}, "Traversal over the document graph"), drawTraversal(view.records));
     }
     const current = ((data.record || data.traversal || data.decision) || {}).subquery;
-    const row = traceRow(data, number, view.subquery);
+    if (current && current !== view.subquery) view.group = groupRow(view, current);
+    const row = traceRow(data, number, current);  // its group header shows the subquery
     if (current) view.subquery = current;
+    if (view.group) row.dataset.group = view.group;
     row.append(el("td", {}, onFork && data.checkpoint_id ? forkControls(data, number, onFork) : null));
     view.rows.append(row);
     view.cost.replaceChildren(fmtCost(addCost(view.total, data.cost)));
