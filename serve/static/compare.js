@@ -68,23 +68,77 @@ function markdown(text) {
 async function loadEvals() {
   const data = await api("/api/evals");
   const list = document.getElementById("evals-list");
+  EVAL_RUNS = data.runs.map((run) => run.name);
   list.replaceChildren(...(data.runs.length ? data.runs.map((run) => el("li", {},
     el("span", { class: "link", "data-run": run.name, onclick: () => openEval(run.name) }, run.name), ` (${run.plots} plots)`))
     : [el("li", { class: "status" }, "no eval runs (start the server with --runs DIR)")]));
 }
 
+let EVAL_RUNS = [];  // the names of the listed eval runs (the "compare with" choices)
+
 async function openEval(name) {
   const target = document.getElementById("eval-detail");
   const run = await api("/api/evals/run?" + new URLSearchParams({ name }));
   const plot = (file) => el("img", { alt: file, src: withToken(`/api/evals/file/${encodeURIComponent(file)}?` + new URLSearchParams({ name })) });
+  const questions = el("div", { id: "eval-questions" });
   fill(target, el("h2", {}, name), el("div", { id: "eval-summary" }, markdown(run.summary_md)),
     run.regressions_md ? el("details", {}, el("summary", {}, "regressions"), markdown(run.regressions_md)) : null,
-    el("div", { class: "plots" }, run.plots.map(plot)),
-    el("h3", {}, `Per question (${run.results.length})`),
-    el("table", { class: "grid" }, el("tr", {}, ["qid", "system", "top components", "latency ms", "answer / error"].map((h) => el("th", {}, h))),
-      run.results.map((r) => el("tr", {}, el("td", {}, r.qid), el("td", {}, r.system),
-        el("td", {}, r.top.map((id) => el("span", { class: "link", onclick: () => openComponent(id) }, id + " "))),
-        el("td", {}, r.latency_ms ?? ""), el("td", { class: r.error ? "error" : "" }, r.error || r.answer || "")))));
+    el("div", { class: "plots" }, run.plots.map(plot)), questions);
+  setPlace({ tab: "evals", run: name });
+  await questionTable(questions, name);
+}
+
+// Per question: the question, its gold, each system's hit (✓ with the gold's rank, ✗ miss);
+// headers sort, the box filters, "misses only" keeps rows some system missed; another run
+// picked beside it adds its columns and marks the questions whose outcome changed.
+async function questionTable(target, name, other = "") {
+  const fetchRows = (run) => api("/api/evals/questions?" + new URLSearchParams({ name: run }));
+  const mine = await fetchRows(name);
+  const theirs = other ? await fetchRows(other) : null;
+  const columns = mine.systems.map((s) => ({ run: mine, system: s, label: theirs ? `${s} (A)` : s }))
+    .concat(theirs ? theirs.systems.map((s) => ({ run: theirs, system: s, label: `${s} (B)` })) : []);
+  const outcome = (run, qid, system) => ((run.rows.find((r) => r.qid === qid) || {}).systems || {})[system] || null;
+  const mark = (o) => !o ? "" : o.error ? "error" : o.hit === null ? "–" : o.hit ? `✓ ${o.rank}` : "✗";
+  const changed = (qid) => theirs && mine.systems.some((s) => {
+    const [a, b] = [outcome(mine, qid, s), outcome(theirs, qid, s)];
+    return a && b && a.hit !== b.hit;
+  });
+  const filter = el("input", { type: "search", placeholder: "filter questions…", "aria-label": "Filter questions" });
+  const misses = el("input", { type: "checkbox", "aria-label": "Only questions a system missed" });
+  const picker = el("select", { "aria-label": "Compare with another run" }, el("option", { value: "" }, "compare with…"),
+    EVAL_RUNS.filter((r) => r !== name).map((r) => el("option", { value: r, selected: r === other }, r)));
+  picker.addEventListener("change", () => questionTable(target, name, picker.value));
+  let order = { key: "qid", up: true };
+  const body = el("tbody");
+  const index = mine.index;
+  const draw = () => {
+    const text = filter.value.toLowerCase();
+    const rows = mine.rows.filter((r) => (r.qid + " " + r.question).toLowerCase().includes(text))
+      .filter((r) => !misses.checked || columns.some((c) => (outcome(c.run, r.qid, c.system) || {}).hit === false));
+    const value = (r) => order.key === "qid" ? r.qid : order.key === "question" ? r.question
+      : (outcome(order.run, r.qid, order.key) || {}).rank ?? 1e9;
+    rows.sort((a, b) => (value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : 0) * (order.up ? 1 : -1));
+    body.replaceChildren(...rows.map((r) => el("tr", { class: changed(r.qid) ? "changed" : "", "data-qid": r.qid },
+      el("td", {}, r.qid),
+      el("td", {}, r.question, r.question && index ? el("a", { class: "ask-again", href: "#" + new URLSearchParams({ index, q: r.question }) }, " ask ↗") : null),
+      el("td", {}, r.gold.map((id) => el("button", { type: "button", class: "link-button", onclick: () => openComponent(id, index || INDEX) }, id + " "))),
+      columns.map((c) => {
+        const o = outcome(c.run, r.qid, c.system);
+        return el("td", { class: "outcome " + (o && o.hit ? "hit" : o && o.hit === false ? "miss" : ""), title: o ? (o.error || (o.top || []).join(", ")) : "" }, mark(o));
+      }))));
+  };
+  const head = (key, label, run) => el("th", { scope: "col" }, el("button", { type: "button", class: "link-button sort", onclick: () => {
+    order = { key, run, up: order.key === key ? !order.up : true };
+    draw();
+  } }, label));
+  filter.addEventListener("input", draw);
+  misses.addEventListener("change", draw);
+  fill(target, el("h3", {}, `Per question (${mine.rows.length})`, index ? ` · index ${index}` : " · its index is not served here"),
+    el("div", { class: "stepper" }, filter, el("label", {}, misses, " misses only"), picker),
+    el("div", { class: "table-scroll" }, el("table", { class: "grid", id: "eval-table" },
+      el("thead", {}, el("tr", {}, head("qid", "qid"), head("question", "question"), el("th", { scope: "col" }, "gold"),
+        columns.map((c) => head(c.system, c.label, c.run)))), body)));
+  draw();
 }
 
 // -- indices: the picker; threads and results belong to the picked index ------------------------
@@ -147,6 +201,7 @@ function restore(linked, index) {
     if (linked.get("system")) document.getElementById("ask-system").value = linked.get("system");
     if (linked.get("thread")) showRun(linked.get("thread"));
   }
+  if (tab === "evals" && linked.get("run")) loadEvals().then(() => openEval(linked.get("run")));
   if (tab === "threads" && linked.get("thread")) openThread(linked.get("thread"), Number(linked.get("branch") || 0));
   if (linked.get("component")) openComponent(linked.get("component"), index);
 }

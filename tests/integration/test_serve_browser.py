@@ -346,6 +346,18 @@ def open_an_eval_report(page: Page) -> None:
     plot = page.locator(".plots img").first
     expect(plot).to_be_visible()
     assert plot.evaluate("img => img.naturalWidth") > 0, "the plot did not load"
+    rows = page.locator("#eval-table tbody tr")
+    expect(rows.first).to_be_visible()
+    count = rows.count()
+    assert rows.first.locator("td").nth(1).inner_text().strip(), "a row without its question"
+    expect(page.locator("#eval-table td.outcome").first).to_have_text(re.compile(r"✓ \d+|✗"))
+    qid = rows.first.get_attribute("data-qid") or ""
+    page.fill("#eval-questions input[type=search]", qid)
+    expect(rows.first).to_have_attribute("data-qid", qid)
+    kept = [rows.nth(n).get_attribute("data-qid") or "" for n in range(rows.count())]
+    assert kept and all(qid in shown for shown in kept), kept
+    page.fill("#eval-questions input[type=search]", "")
+    expect(rows).to_have_count(count)
     shot(page, "8-evals")
 
 
