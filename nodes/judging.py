@@ -77,6 +77,11 @@ def chain_coverage(index: CorpusIndex, history: list[StepRecord], step: StepReco
     return covered_share(step["subquery"], covered_terms(index, nodes))
 
 
+def _floored(score: float) -> str:
+    """Print a score floored to three places: one just under a bar never prints equal to it."""
+    return f"{floor(score * 1000) / 1000:.3f}"
+
+
 def judge_offline(
     index: CorpusIndex,
     question: str,
@@ -110,8 +115,7 @@ def judge_offline(
     # A hop's target answers the part of Q its anchor left open, so it matches Q less.
     needed = context.tuning.success_score - (context.tuning.hop_margin if hop else 0.0)
     if best < needed:
-        # floored, so a score just under the bar never prints equal to it ("0.30 < 0.30")
-        return Verdict(False, False, f"best score {floor(best * 1000) / 1000:.3f} < {needed:.3f}")
+        return Verdict(False, False, f"best score {_floored(best)} < {needed:.3f}")
     covered = chain_coverage(index, history, step)
     reason = f"best score {best:.2f}, coverage {covered:.0%}"
     if hop:

@@ -16,42 +16,26 @@ of the page is measured (target: under one second).
 from __future__ import annotations
 
 import logging
-import os
 import re
-import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
 pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (dev extra)")
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, expect  # noqa: E402
+
+from tests.integration.browser_server import (  # noqa: E402
+    ARTIFACTS,
+    CHECKS,
+    STEP_SECONDS,
+    Server,
+    shot,
+)
 
 logger = logging.getLogger(__name__)
 pytestmark = pytest.mark.integration
+pytest_plugins = ["tests.integration.browser_server"]
 
-REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "runs" / "test-artifacts" / "serve"
-CHECKS = Path(__file__).resolve().parent / "browser_checks"
-MINI_BUNDLE = REPO / "tests" / "fixtures" / "mini_bundle"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-START_SECONDS = 120
 FIRST_PAINT_TARGET_MS = 1000.0
 FIRST_PAINT = """() => new Promise((resolve) => {
   const seen = (entries) => entries.find((e) => e.name === "first-contentful-paint");
@@ -65,121 +49,6 @@ FIRST_PAINT = """() => new Promise((resolve) => {
 """The page's first contentful paint (ms after navigation), waiting for it if not yet in."""
 QUESTION = "Which team in the 2003-2004 Kategoria Superiore is the oldest club in Albania?"
 UNANSWERABLE = "What is the airspeed velocity of an unladen swallow on Jupiter?"
-STEP_SECONDS = 20
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + START_SECONDS
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            pytest.fail(f"fif serve exited with {server.returncode}: {log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url + "/api/systems", timeout=2):
-                return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.5)
-    pytest.fail(f"fif serve did not answer in {START_SECONDS} s: {log.read_text()[-3000:]}")
-
-
-@pytest.fixture(scope="module")
-def eval_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Return a runs folder holding one real `fif eval` output (mini bundle, hash embedder)."""
-    from corpus_builder.build import BuildOptions, build
-    from evals.report import write_report
-    from evals.runner import run
-
-    folder = tmp_path_factory.mktemp("serve-evals")
-    index = folder / "mini-index"
-    build(MINI_BUNDLE, index, BuildOptions(text_embedder="hash:64", show_progress=False))
-    out = folder / "runs" / "mini"
-    summary = run(["dense", "fif"], MINI_BUNDLE, index, out, progress=False)
-    write_report(out, MINI_BUNDLE / "questions.jsonl", summary.systems)
-    return folder / "runs"
-
-
-class Server:
-    """A `fif serve` process over fixed index copies; `restart` starts a new process."""
-
-    def __init__(self, indices: list[str], eval_runs: Path, log: Path) -> None:
-        self.command = [sys.executable, "-m", "fif", "serve", *indices, "--runs", str(eval_runs)]
-        self.log = log
-        self.process: subprocess.Popen[bytes] | None = None
-        self.url = ""
-
-    def start(self) -> None:
-        port = free_port()
-        with self.log.open("ab") as sink:
-            self.process = subprocess.Popen(
-                [*self.command, "--port", str(port)],
-                cwd=REPO,
-                stdout=sink,
-                stderr=sink,
-                env={**os.environ, "PYTHONPATH": str(REPO)},
-                start_new_session=True,
-            )
-        self.url = f"http://127.0.0.1:{port}"
-        wait_until_up(self.url, self.process, self.log)
-
-    def stop(self) -> None:
-        if self.process is not None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            self.process.wait(timeout=30)
-            self.process = None
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()
-
-
-@pytest.fixture(scope="module")
-def server(
-    sample_index: Path,
-    filing_index: Path,
-    eval_runs: Path,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[Server]:
-    """Run `fif serve` on a copy of the sample index and the filing index."""
-    index = Path(shutil.copytree(sample_index, tmp_path_factory.mktemp("serve") / "index"))
-    filing = Path(shutil.copytree(filing_index, index.parent / "filing"))
-    indices = ["--index", f"sample={index}", "--index", f"filing={filing}"]
-    running = Server(indices, eval_runs, index.parent / "serve.log")
-    running.start()
-    try:
-        yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Launch Debian's Chromium once for the module."""
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing: apt-get install -y chromium (make browser)")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    """Open a fresh page at desktop size; fail the test on an uncaught JavaScript error."""
-    opened = browser.new_page(viewport={"width": 1280, "height": 900})
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    opened.set_default_timeout(STEP_SECONDS * 1000)
-    yield opened
-    opened.close()
-    assert not errors, f"uncaught JavaScript errors: {errors}"
 
 
 def test_search_ask_a_grounded_answer_and_reload(
@@ -378,8 +247,3 @@ def open_a_pdf_page_of_another_index(page: Page) -> None:
     printed.evaluate("img => img.decode()")
     assert printed.evaluate("img => img.naturalWidth") > 500, "the page image did not load"
     shot(page, "9-pdf-page")
-
-
-def shot(page: Page, name: str) -> None:
-    """Save a full-page screenshot under the test artifacts folder."""
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
