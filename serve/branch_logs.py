@@ -161,11 +161,16 @@ def branch_rows(
 
 
 def _edit(branch: Branch) -> dict[str, Any] | None:
-    """Return the decision a user wrote at the fork (an edited subquery or strategy), if any."""
-    for snapshot in branch.path:
-        if (snapshot.metadata or {}).get("source") == "update" and branch.fork_of is not None:
-            action = (snapshot.values or {}).get("next_action") or {}
-            return {"subquery": action.get("subquery"), "strategy": action.get("strategy")}
+    """Return what a user changed at the fork (subquery, strategy) over the decision it left."""
+    if branch.fork_of is None:
+        return None
+    for before, snapshot in zip(branch.path, branch.path[1:], strict=False):
+        if (snapshot.metadata or {}).get("source") != "update":
+            continue
+        was = (before.values or {}).get("next_action") or {}
+        now = (snapshot.values or {}).get("next_action") or {}
+        changed = {k: now.get(k) for k in ("subquery", "strategy") if now.get(k) != was.get(k)}
+        return changed or None
     return None
 
 

@@ -101,7 +101,7 @@ async function drawBranches(threadId, tree, trace, selected, replay = true) {
       b.branch === 0 ? "branch 0 (the run)" : `branch ${b.branch}`),
     b.fork_branch !== undefined && b.fork_branch !== null ? ` · fork of branch ${b.fork_branch} from step ${b.fork_step ?? "?"}` : "",
     b.edited ? ` · edited ${b.edited.subquery ? "subquery " + JSON.stringify(b.edited.subquery) : ""} ${b.edited.strategy ? strategyText(b.edited.strategy) : ""}` : "",
-    ` · ${b.steps} steps`, b.finished ? "" : " · unfinished",
+    ` · ${b.steps} steps in all`, b.finished ? "" : " · unfinished",
     el("div", { class: "branch-answer" }, b.answer ? "answer: " + b.answer : "no answer"),
     el("div", { class: "branch-ranking" }, b.ranking.length ? "top: " + b.ranking.join(", ") : "no ranking"));
   const children = (parent) => data.branches.filter((b) => (b.fork_branch ?? null) === parent);

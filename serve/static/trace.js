@@ -12,7 +12,7 @@ function verdictOf(record) {
 
 function strategyText(strategy) {
   if (!strategy || !strategy.doc_mode) return "";
-  return `${strategy.doc_mode}/${strategy.comp_mode}/${strategy.granularity}`;
+  return `${strategy.doc_mode}/\u200b${strategy.comp_mode}/\u200b${strategy.granularity}`;  // may wrap after a slash
 }
 
 // Did the cost ladder rise from `before` to `record` (same subquery, after a failure)?

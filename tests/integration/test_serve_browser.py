@@ -24,6 +24,8 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (dev extra)")
 from playwright.sync_api import Page, expect  # noqa: E402
 
+pytest.register_assert_rewrite("tests.integration.browser_server")  # a plugin of this module
+
 from tests.integration.browser_server import (  # noqa: E402
     ARTIFACTS,
     CHECKS,

@@ -126,3 +126,5 @@ def test_a_strategy_edit_is_validated_and_taken(client: TestClient, forked: dict
     taken = next(e["data"]["traversal"] for e in events if "traversal" in e["data"])
     assert taken["strategy"] == strategy
     assert events[0]["data"]["edited"] == {"strategy": strategy}
+    rows = client.get(f"/api/threads/{thread}/branches").json()["branches"]
+    assert rows[-1]["edited"] == {"strategy": strategy}  # only what the user changed
