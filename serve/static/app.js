@@ -70,9 +70,13 @@ document.getElementById("ask-form").addEventListener("submit", async (event) => 
 // A finished run named in the URL shows again from its log (no second run).
 async function showRun(threadId) {
   const view = traceView(document.getElementById("live"));
-  const log = await api(`/api/threads/${encodeURIComponent(threadId)}/log`);
-  for (const event of log.events) showEvent(view, event.kind, event.data, null);
-  if (log.done) view.head.append(" · done");
+  try {
+    const log = await api(`/api/threads/${encodeURIComponent(threadId)}/log`);
+    for (const event of log.events) showEvent(view, event.kind, event.data, null);
+    if (log.done) view.head.append(" · done");
+  } catch (error) {
+    view.head.replaceChildren(el("span", { class: "error", role: "alert" }, error.message));
+  }
 }
 
 // -- threads: list, the branch tree, replay a branch step by step, fork from any step -----------
@@ -91,7 +95,11 @@ async function openThread(threadId, branch = 0) {
   const tree = el("div", { id: "branches" });
   const trace = el("div", { id: "branch-trace" });
   target.replaceChildren(el("h3", {}, "Thread " + threadId), tree, trace);
-  await drawBranches(threadId, tree, trace, branch);
+  try {
+    await drawBranches(threadId, tree, trace, branch);
+  } catch (error) {  // e.g. a system whose threads replay cannot read: say so where it was asked
+    tree.replaceChildren(el("p", { class: "error", role: "alert" }, error.message));
+  }
 }
 
 async function drawBranches(threadId, tree, trace, selected, replay = true) {

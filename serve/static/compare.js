@@ -46,21 +46,43 @@ document.getElementById("compare-form").addEventListener("submit", async (event)
 });
 
 // -- evals ---------------------------------------------------------------------------------------
+// Inline Markdown as DOM nodes (no HTML is parsed): **bold**, `code`, _emphasis_.
+function inline(text) {
+  const parts = [];
+  const pattern = /\*\*([^*]+)\*\*|`([^`]+)`|_([^_]+)_/g;
+  let at = 0;
+  for (const match of text.matchAll(pattern)) {
+    parts.push(text.slice(at, match.index));
+    parts.push(match[1] ? el("b", {}, match[1]) : match[2] ? el("code", {}, match[2]) : el("em", {}, match[3]));
+    at = match.index + match[0].length;
+  }
+  parts.push(text.slice(at));
+  return parts.filter((p) => p !== "");
+}
+
+// The eval reports' Markdown: headings, tables, bullet lists and paragraphs.
 function markdown(text) {
   const blocks = [];
-  let table = null;
+  let table = null, list = null;
   for (const line of text.split("\n")) {
     if (line.startsWith("|")) {
       const cells = line.split("|").slice(1, -1).map((c) => c.trim());
       if (cells.every((c) => /^:?-+:?$/.test(c))) continue;
-      if (!table) { table = el("table", { class: "grid" }); blocks.push(table); table.append(el("tr", {}, cells.map((c) => el("th", {}, c)))); }
-      else table.append(el("tr", {}, cells.map((c) => el("td", {}, c))));
+      if (!table) { table = el("table", { class: "grid" }); blocks.push(table); table.append(el("tr", {}, cells.map((c) => el("th", { scope: "col" }, inline(c))))); }
+      else table.append(el("tr", {}, cells.map((c) => el("td", {}, inline(c)))));
       continue;
     }
     table = null;
+    const item = line.match(/^\s*[-*]\s+(.*)/);
+    if (item) {
+      if (!list) { list = el("ul"); blocks.push(list); }
+      list.append(el("li", {}, inline(item[1])));
+      continue;
+    }
+    list = null;
     const heading = line.match(/^(#{1,4})\s+(.*)/);
-    if (heading) blocks.push(el("h" + (heading[1].length + 2), {}, heading[2]));
-    else if (line.trim()) blocks.push(el("p", {}, line));
+    if (heading) blocks.push(el("h" + (heading[1].length + 2), {}, inline(heading[2])));
+    else if (line.trim()) blocks.push(el("p", {}, inline(line)));
   }
   return blocks;
 }
