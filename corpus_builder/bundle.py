@@ -64,6 +64,9 @@ class DocumentRecord(BaseModel):
     components: list[dict[str, Any]] = Field(default_factory=list)
     facts: list[str] = Field(default_factory=list)
     page_count: int = 0
+    source_file: str = ""
+    """Optional path, inside the bundle folder, of the file the document was read from (a
+    PDF): the index records it, so `fif serve` shows its pages whatever built the index."""
 
 
 def read_bundle(corpus_file: Path, report: IngestReport, guard: ImageGuard) -> Iterator[Document]:
@@ -121,7 +124,25 @@ def _to_document(
         return None
     title = record.title.strip() or doc_id.replace("_", " ")
     facts = tuple(record.facts)
-    return Document(doc_id, title, record.url, tuple(components), where, facts, record.page_count)
+    source = where
+    if record.source_file:
+        source = _source_file(record.source_file, guard.root, where, report)
+    return Document(doc_id, title, record.url, tuple(components), source, facts, record.page_count)
+
+
+def _source_file(relative: str, bundle: Path, where: str, report: IngestReport) -> str:
+    """Return the absolute path of a document's source file, or `where` if it is unusable.
+
+    The file must sit inside the bundle folder (the folder of corpus.jsonl); a missing one
+    is reported and the document is kept without it.
+    """
+    root = bundle.resolve()
+    path = (root / relative).resolve()
+    if not path.is_relative_to(root) or not path.is_file():
+        problem = "is outside the bundle folder" if not path.is_relative_to(root) else "is missing"
+        report.repair(where, f"source_file {relative!r} {problem}; the document has no page images")
+        return where
+    return str(path)
 
 
 def _to_component(

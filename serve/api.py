@@ -16,8 +16,10 @@ from graph_agent.registry import SYSTEMS, get_system
 from graph_agent.replay import sqlite_checkpointer
 from graph_agent.results import RunResult
 from graph_agent.systems import run_system
+from serve.branch_logs import result_payload
 from serve.errors import NotFoundError
-from serve.runs import result_payload, streams
+from serve.overview import overview
+from serve.runs import streams
 from serve.schemas import MAX_K, MAX_QUESTION_CHARS, AskRequest, CompareRequest, Granularity
 from serve.served import Served, ServedIndex, served, served_index
 from serve.views import card, component_page, search_why
@@ -40,6 +42,12 @@ async def indices(state: Annotated[Served, Depends(served)]) -> dict[str, Any]:
         ],
         "default": next(iter(state.indices)),
     }
+
+
+@router.get("/overview")
+def index_overview(state: State) -> dict[str, Any]:
+    """Say what an index holds (counts by kind) and offer example starting points."""
+    return {"index": state.name, **overview(state.index.graph)}
 
 
 @router.get("/systems")

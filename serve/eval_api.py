@@ -10,6 +10,7 @@ from fastapi.responses import FileResponse
 
 from serve.errors import NotFoundError
 from serve.eval_files import list_runs, run_detail, run_file
+from serve.eval_questions import question_rows
 from serve.served import Served, served
 
 router = APIRouter(prefix="/api/evals")
@@ -35,6 +36,13 @@ def evals(state: State) -> dict[str, Any]:
 def evaluation(state: State, name: RunName) -> dict[str, Any]:
     """Return one run's summary tables (Markdown), regressions, plots and per-question results."""
     return run_detail(_runs_dir(state), name)
+
+
+@router.get("/questions")
+def evaluation_questions(state: State, name: RunName) -> dict[str, Any]:
+    """Return one row per question: its text, gold, and each system's hit and rank."""
+    indices = {entry.name: entry.path for entry in state.indices.values()}
+    return question_rows(_runs_dir(state), name, indices)
 
 
 @router.get("/file/{file}")

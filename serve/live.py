@@ -14,19 +14,22 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, Path, Query
 from sse_starlette import EventSourceResponse
 
-from graph_agent.replay import list_checkpoints, stored_context
+from graph_agent.replay import list_checkpoints
+from serve.branch_logs import branch_rows, rebuild_log, thread_history
 from serve.errors import NotFoundError
 from serve.events import EventLogs, parse_event_id
-from serve.runs import RunRequest, rebuild_log, start_run, thread_history
+from serve.forks import start_fork
+from serve.runs import RunRequest, start_run
 from serve.schemas import THREAD_PATTERN, AskQuery, AskRequest, ForkRequest
 from serve.served import ServedIndex, served_index
 from serve.thread_list import list_threads
-from tools.errors import ConfigError
 
 router = APIRouter(prefix="/api")
 State = Annotated[ServedIndex, Depends(served_index)]
 ThreadId = Annotated[str, Path(pattern=THREAD_PATTERN)]
 LastEventId = Annotated[str | None, Header(max_length=200)]
+BranchNumber = Annotated[int, Query(ge=0, le=10_000, description="0: the original run.")]
+RunKey = Annotated[str | None, Query(pattern=r"^[A-Za-z0-9]{1,16}$", description="A fork's run.")]
 POLL_S = 0.05
 PING_S = 10
 
@@ -77,20 +80,45 @@ def thread_events(
     state: State,
     thread_id: ThreadId,
     after: Annotated[int, Query(ge=-1)] = -1,
+    run: RunKey = None,
     last_event_id: LastEventId = None,
 ) -> EventSourceResponse:
-    """Stream a thread's event log (live, or rebuilt from its checkpoints) after an event."""
-    _ensure_log(state, thread_id)
+    """Stream a thread's event log (live, or rebuilt from its checkpoints) after an event.
+
+    `run` names a fork started by POST .../fork: its own log, live while it runs.
+    """
+    key = _ensure_log(state, thread_id, run)
     resumed = parse_event_id(last_event_id)
-    return _stream(state.logs, thread_id, resumed[1] if resumed else after)
+    return _stream(state.logs, key, resumed[1] if resumed else after)
 
 
 @router.get("/threads/{thread_id}/log")
-def thread_log(state: State, thread_id: ThreadId) -> dict[str, Any]:
-    """Return a thread's whole event log as JSON (the replay view steps through it)."""
-    _ensure_log(state, thread_id)
-    events, done = state.logs.after(thread_id, -1)
+def thread_log(
+    state: State, thread_id: ThreadId, branch: BranchNumber | None = None, run: RunKey = None
+) -> dict[str, Any]:
+    """Return the event log of a thread's run or of one branch as JSON (the replay steps it).
+
+    Default: the thread's original run (live or as this process logged it); `branch=N`
+    rebuilds branch N from the checkpoints; `run` is a fork's log while this process has it.
+    """
+    if branch is not None:
+        key = rebuild_log(state.logs, state.index.graph, state.index_dir, thread_id, branch)
+        if key is None:
+            raise NotFoundError(f"no checkpoints for thread {thread_id!r} in {state.name!r}")
+    else:
+        key = _ensure_log(state, thread_id, run)
+    events, done = state.logs.after(key, -1)
     return {"thread_id": thread_id, "done": done, "events": [e.as_json() for e in events]}
+
+
+@router.get("/threads/{thread_id}/branches")
+def thread_branches(state: State, thread_id: ThreadId) -> dict[str, Any]:
+    """List a thread's branches: the original run (0), then each fork.
+
+    Each row says where the branch left (branch and step), its answer and top ranking.
+    """
+    system, rows = branch_rows(state.index_dir, thread_id, state.index.graph)
+    return {"thread_id": thread_id, "system": system, "branches": rows}
 
 
 @router.get("/threads/{thread_id}/checkpoints")
@@ -105,35 +133,33 @@ def checkpoints(state: State, thread_id: ThreadId) -> dict[str, Any]:
 
 @router.post("/threads/{thread_id}/fork")
 def fork(state: State, thread_id: ThreadId, request: ForkRequest) -> dict[str, str]:
-    """Re-run a FiF thread from a checkpoint (a new branch), with another budget or subquery."""
-    found = thread_history(state.index_dir, thread_id)
-    if found is None or found[0] != "fif":
-        raise NotFoundError(f"no FiF thread {thread_id!r} here; forks replay FiF threads")
-    at = {str(s.config["configurable"]["checkpoint_id"]): s for s in found[1]}
-    if request.checkpoint_id not in at:
-        raise NotFoundError(f"thread {thread_id!r} has no checkpoint {request.checkpoint_id!r}")
-    if request.subquery and tuple(at[request.checkpoint_id].next) != ("traverser",):
-        raise ConfigError(
-            "an edited subquery forks from a checkpoint before a traversal (next node: "
-            f"traverser); {request.checkpoint_id} runs {list(at[request.checkpoint_id].next)}"
-        )
-    context = stored_context(state.index_dir, thread_id)
-    changes = {"max_steps": request.max_steps, "backend": request.backend}
-    changes = {key: value for key, value in changes.items() if value is not None}
-    context = type(context).model_validate({**context.model_dump(), **changes})
-    question = str(found[1][0].values.get("question", ""))
-    run = RunRequest(thread_id, "fif", question, context, request.checkpoint_id, request.subquery)
-    start_run(state.logs, state.index.graph, run)
-    return {"thread_id": thread_id, "events": state.link(f"/api/threads/{thread_id}/events")}
+    """Re-run a thread from a checkpoint as a new branch (own log; the original keeps its).
+
+    The fork may take another budget or backend, and before a traversal another subquery
+    or strategy.
+    """
+    run = start_fork(state, thread_id, request)
+    url = state.link(f"/api/threads/{thread_id}/events?run={run}")
+    return {"thread_id": thread_id, "run": run, "events": url}
 
 
-def _ensure_log(state: ServedIndex, thread_id: str) -> None:
+def _ensure_log(state: ServedIndex, thread_id: str, run: str | None = None) -> str:
+    """Return the log key of a thread's run, rebuilding the original run's log if needed."""
+    if run is not None:
+        key = f"{thread_id}~{run}"
+        if not state.logs.has(key):
+            raise NotFoundError(
+                f"no fork run {run!r} of thread {thread_id!r} in this process; its branch "
+                f"replays from GET /api/threads/{thread_id}/branches"
+            )
+        return key
     if not state.logs.has(thread_id) and not rebuild_log(
         state.logs, state.index.graph, state.index_dir, thread_id
     ):
         raise NotFoundError(
             f"no run or checkpoints for thread {thread_id!r} in index {state.name!r}"
         )
+    return thread_id
 
 
 def _stream(logs: EventLogs, thread_id: str, after: int) -> EventSourceResponse:

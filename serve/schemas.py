@@ -7,6 +7,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graph_agent.registry import SYSTEMS
+from state.core import Granularity as Layer
+from state.fif_state import CompMode, DocMode
 from state.settings import Backend
 
 MAX_QUESTION_CHARS = 2000
@@ -69,8 +71,21 @@ class CompareRequest(PageSettings):
         return [known_system(name) for name in dict.fromkeys(systems)]
 
 
+class StrategyEdit(BaseModel):
+    """The strategy a forked traversal takes: document mode, component mode, granularity."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    doc_mode: DocMode
+    comp_mode: CompMode
+    granularity: Layer
+
+
 class ForkRequest(BaseModel):
-    """Fork a FiF thread from one of its checkpoints, optionally with another budget."""
+    """Fork a thread from one of its checkpoints, with another budget, subquery or strategy.
+
+    A subquery or strategy edit needs a checkpoint before a traversal.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -83,3 +98,13 @@ class ForkRequest(BaseModel):
         max_length=MAX_QUESTION_CHARS,
         description="Search this instead (a checkpoint whose next node is the traverser).",
     )
+    strategy: StrategyEdit | None = Field(
+        None, description="Traverse this way instead (a checkpoint before the traverser)."
+    )
+
+    @field_validator("subquery")
+    @classmethod
+    def _subquery_not_blank(cls, subquery: str | None) -> str | None:
+        if subquery is not None and not subquery.strip():
+            raise ValueError("the edited subquery is blank")
+        return subquery

@@ -3,7 +3,8 @@
 Upstream layout (patronus-ai/financebench `data/`): `financebench_open_source.jsonl`
 (questions), `financebench_document_information.jsonl` (one line per filing) and `pdfs/`
 (`<doc_name>.pdf`). Every PDF of `pdfs/` is ingested exactly as `fif build RAW/pdfs` would,
-so a bundle and a direct build hold the same documents.
+so a bundle and a direct build hold the same documents; the bundle keeps a copy of each PDF
+(`files/<doc_id>.pdf`, the document's `source_file`) so its pages can be shown.
 
 `gold_pages` are upstream's evidence pages as "DOC#PAGE", zero-indexed as upstream counts.
 `gold_components` are DERIVED: the components of the evidence document whose page span
@@ -14,6 +15,7 @@ components makes all of them gold.
 from __future__ import annotations
 
 import logging
+import shutil
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -42,6 +44,8 @@ DOCUMENT_FILES = (
     "data/financebench_document_information.jsonl",
 )
 PDF_FOLDERS = ("pdfs", "data/pdfs")
+SOURCE_FOLDER = "files"
+"""The bundle's folder of source PDFs (`source_file` of each document)."""
 
 
 def convert(
@@ -74,7 +78,7 @@ def convert(
     documents = read_pdfs(pdf_files(pdf_dir), report, None)
     for item in report.skipped:
         problems.add("pdf_unreadable", f"{item.where}: {item.problem}; its questions are skipped")
-    draft = _draft(documents, info)
+    draft = _draft(documents, info, _copy_sources(documents, out_dir))
     questions = list(_questions(iter_jsonl(question_file, problems), documents, problems, limit))
     stats = {
         "pdf_pages": sum(d.page_count for d in documents),
@@ -102,11 +106,32 @@ def _document_info(raw_dir: Path, problems: ProblemLog) -> dict[str, dict[str, A
     }
 
 
-def _draft(documents: Iterable[Document], info: Mapping[str, dict[str, Any]]) -> CorpusDraft:
+def _copy_sources(documents: Iterable[Document], out_dir: Path) -> dict[str, str]:
+    """Copy each document's PDF into the bundle (`files/`); return doc id → bundle path.
+
+    The bundle then carries the files its page spans refer to, so an index built from it
+    can render pages, wherever the raw download went.
+    """
+    folder = out_dir / SOURCE_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    copied = {}
+    for document in documents:
+        source = Path(document.source)
+        target = folder / f"{document.doc_id}{source.suffix.lower()}"
+        if not target.is_file() or target.stat().st_size != source.stat().st_size:
+            shutil.copyfile(source, target)
+        copied[document.doc_id] = target.relative_to(out_dir).as_posix()
+    return copied
+
+
+def _draft(
+    documents: Iterable[Document], info: Mapping[str, dict[str, Any]], sources: Mapping[str, str]
+) -> CorpusDraft:
     draft = CorpusDraft()
     for document in documents:
         meta = info.get(document.doc_id, {})
         record = draft.document(document.doc_id, document.title, str(meta.get("doc_link", "")))
+        record["source_file"] = sources[document.doc_id]
         if document.facts:
             record["facts"] = list(document.facts)
         record["page_count"] = document.page_count

@@ -10,6 +10,7 @@ orchestrator follows the links. A step that already followed links answers it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from math import floor
 
 from nodes.core.lexical import covered_share, covered_terms
 from nodes.core.reasoning import numbered, with_images
@@ -76,6 +77,11 @@ def chain_coverage(index: CorpusIndex, history: list[StepRecord], step: StepReco
     return covered_share(step["subquery"], covered_terms(index, nodes))
 
 
+def _floored(score: float) -> str:
+    """Print a score floored to three places: one just under a bar never prints equal to it."""
+    return f"{floor(score * 1000) / 1000:.3f}"
+
+
 def judge_offline(
     index: CorpusIndex,
     question: str,
@@ -109,7 +115,7 @@ def judge_offline(
     # A hop's target answers the part of Q its anchor left open, so it matches Q less.
     needed = context.tuning.success_score - (context.tuning.hop_margin if hop else 0.0)
     if best < needed:
-        return Verdict(False, False, f"best score {best:.2f} < {needed:.2f}")
+        return Verdict(False, False, f"best score {_floored(best)} < {needed:.3f}")
     covered = chain_coverage(index, history, step)
     reason = f"best score {best:.2f}, coverage {covered:.0%}"
     if hop:

@@ -1,4 +1,5 @@
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -75,6 +76,44 @@ def test_bundle_and_direct_build_hold_the_same_documents(
     _, from_bundle = read_corpus(out, IngestReport())
     _, direct = read_corpus(raw / "pdfs", IngestReport())
     assert [d.components for d in from_bundle] == [d.components for d in direct]
+
+
+def test_the_bundle_carries_each_pdf_so_an_index_shows_its_pages(
+    tmp_path: Path, filing_writer: Callable[..., Path]
+) -> None:
+    from tools.layered_graph import LayeredGraph
+
+    raw, out = tmp_path / "raw", tmp_path / "out"
+    write_raw(raw, filing_writer, [question("fb_1", "ACME_2023_10K", 0, "ACME")])
+    get_adapter("financebench")(raw, out)
+    [doc] = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
+    assert doc["source_file"] == "files/ACME_2023_10K.pdf"
+    copied = out / doc["source_file"]
+    assert copied.read_bytes() == (raw / "pdfs" / "ACME_2023_10K.pdf").read_bytes()
+    shutil.rmtree(raw)  # the raw download may go: the bundle is enough
+    _, [document] = read_corpus(out, IngestReport())
+    assert document.source == str(copied.resolve())
+    graph = LayeredGraph()
+    graph.add_document(document, "")
+    assert graph.node("ACME_2023_10K").attrs["source"] == str(copied.resolve())
+
+
+def test_a_source_file_outside_the_bundle_is_reported_and_left_out(tmp_path: Path) -> None:
+    bundle = tmp_path / "bundle"
+    bundle.mkdir()
+    (tmp_path / "secret.pdf").write_bytes(b"%PDF-1.4")
+    line = {
+        "doc_id": "d1",
+        "source_file": "../secret.pdf",
+        "components": [
+            {"component_id": "d1::paragraph0", "type": "paragraph", "text": "Some text."}
+        ],
+    }
+    (bundle / "corpus.jsonl").write_text(json.dumps(line) + "\n")
+    report = IngestReport()
+    _, [document] = read_corpus(bundle, report)
+    assert not document.source.endswith(".pdf")
+    assert any("outside the bundle" in item.problem for item in report.repaired)
 
 
 def test_no_usable_question_is_an_error(tmp_path: Path, filing_writer: Callable[..., Path]) -> None:

@@ -1,0 +1,88 @@
+"""Start a fork of a past thread: a new branch from one of its checkpoints, with its own log.
+
+Any system with a graph in the registry (graph_agent.registry) can be forked; the system
+and the settings come from the thread's checkpoints, the page may change the budget and
+the backend. Before a traversal (a FiF checkpoint whose next node is the traverser) the
+fork may also change what that traversal takes: its subquery and its strategy.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from graph_agent.registry import replayable_systems
+from serve.branch_logs import branch_steps, fork_context, fork_point, thread_branches
+from serve.errors import NotFoundError
+from serve.runs import RunRequest, start_run
+from serve.schemas import ForkRequest
+from serve.served import ServedIndex
+from tools.errors import ConfigError
+
+EDITABLE_BEFORE = ("traverser",)
+"""The node whose input a fork may edit: the traversal the orchestrator's decision feeds."""
+
+
+def start_fork(state: ServedIndex, thread_id: str, request: ForkRequest) -> str:
+    """Start the fork in the background and return its run id (`?run=` of its event log).
+
+    Raises:
+        NotFoundError: If the thread or the checkpoint is unknown, or the thread's system
+            cannot be replayed.
+        ConfigError: If an edit targets a checkpoint whose next node is not a traversal.
+    """
+    system, found = thread_branches(state.index_dir, thread_id)
+    if system not in replayable_systems():
+        forkable = ", ".join(replayable_systems())
+        raise NotFoundError(f"{system} threads cannot be forked; forkable: {forkable}")
+    where = fork_point(found, request.checkpoint_id)
+    if where is None:
+        raise NotFoundError(
+            f"thread {thread_id!r} has no checkpoint {request.checkpoint_id!r}; "
+            f"GET /api/threads/{thread_id}/checkpoints lists them"
+        )
+    branch, at = where
+    snapshot = branch.path[at]
+    values = snapshot.values or {}
+    edit = _edit(request, snapshot)
+    context = fork_context(system, list(branch.path[: at + 1]), thread_id, state.index_dir)
+    changes = {"max_steps": request.max_steps, "backend": request.backend}
+    changed = {key: value for key, value in changes.items() if value is not None}
+    context = type(context).model_validate({**context.model_dump(), **changed})
+    steps = branch_steps(branch, state.index.graph)
+    step = next(
+        (n for n, s in enumerate(steps, 1) if s.get("checkpoint_id") == request.checkpoint_id),
+        None,
+    )
+    run = uuid.uuid4().hex[:8]
+    fork = {"branch": len(found), "fork_branch": branch.number, "fork_step": step}
+    fork["steps_from"] = step or 1  # its log holds only the steps it runs
+    request_run = RunRequest(
+        thread_id,
+        system,
+        str(values.get("question", "")),
+        context,
+        request.checkpoint_id,
+        edit,
+        log_key=f"{thread_id}~{run}",
+        fork={**fork, "edited": edit or None, "budget": request.max_steps},
+    )
+    start_run(state.logs, state.index.graph, request_run)
+    return run
+
+
+def _edit(request: ForkRequest, snapshot: Any) -> dict[str, Any]:
+    """Return the traversal input the fork changes, checked against the checkpoint."""
+    edit: dict[str, Any] = {}
+    if request.subquery:
+        edit["subquery"] = request.subquery.strip()
+    if request.strategy is not None:
+        edit["strategy"] = request.strategy.model_dump()
+    if edit and (
+        tuple(snapshot.next) != EDITABLE_BEFORE or "next_action" not in (snapshot.values or {})
+    ):
+        raise ConfigError(
+            "an edited subquery or strategy forks from a checkpoint before a traversal (next "
+            f"node: traverser); this one runs {list(snapshot.next) or 'nothing'}"
+        )
+    return edit
