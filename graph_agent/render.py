@@ -204,6 +204,7 @@ def cost(console: Console, tally: dict[str, float], latency_ms: float) -> None:
             "usd",
             "llm_ms",
             "vector_ms",
+            "sparse_ms",
             "embedding_ms",
             "fallbacks",
         )
@@ -211,7 +212,7 @@ def cost(console: Console, tally: dict[str, float], latency_ms: float) -> None:
     line = (
         f"cost: {int(t['llm_calls'])} LLM calls, {int(t['input_tokens'])} in / "
         f"{int(t['output_tokens'])} out tokens, ${t['usd']:.4f}; time {latency_ms:.0f} ms "
-        f"(LLM {t['llm_ms']:.0f}, vector {t['vector_ms']:.0f}, "
+        f"(LLM {t['llm_ms']:.0f}, vector {t['vector_ms']:.0f}, BM25 {t['sparse_ms']:.0f}, "
         f"embedding {t['embedding_ms']:.0f})"
     )
     if t["fallbacks"]:
