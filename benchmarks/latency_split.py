@@ -7,7 +7,8 @@ Each question runs dense (one subcomponent search) and FiF (offline), in alterna
 on a worker thread as `fif eval` runs them, with the query cache emptied before each. Prints
 p50 / p95 latency, FiF's ratios to dense, and the mean split of each system's time from its
 cost meter: embedding (waiting for query vectors), vector (dense layer search), BM25 (sparse
-layer search), LLM, and the rest (graph reads, Python in nodes, LangGraph's own steps).
+layer search), LLM, and the rest (graph reads, Python in nodes, LangGraph's own steps),
+and how many query texts each system embedded per question.
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ def once(index: CorpusIndex, context: Context, system: str, question: str) -> di
         cost: Mapping[str, float] = meter.as_dict()
     else:
         cost = ask(question, context).cost
-    return {**cost, "latency_ms": (time.perf_counter() - started) * 1000.0}
+    elapsed = (time.perf_counter() - started) * 1000.0
+    return {**cost, "latency_ms": elapsed, "texts": float(index.queries.cached_count())}
 
 
 def report(runs: dict[str, list[dict[str, float]]]) -> None:
@@ -57,7 +59,8 @@ def report(runs: dict[str, list[dict[str, float]]]) -> None:
         rest = float(np.mean([r["latency_ms"] for r in rows])) - sum(means.values())
         split = ", ".join(f"{name} {value:.1f}" for name, value in (*means.items(), ("rest", rest)))
         ratio = f"{p50 / base[0]:.2f}/{p95 / base[1]:.2f}"
-        print(f"{system:8} {p50:8.1f} {p95:8.1f} {ratio:>13}  {split}")
+        texts = float(np.mean([r["texts"] for r in rows]))
+        print(f"{system:8} {p50:8.1f} {p95:8.1f} {ratio:>13}  {split}; {texts:.1f} texts")
 
 
 def main() -> None:
