@@ -5,9 +5,9 @@ Each package owns its subcommands (`graph_agent.cli`: build, search, ask, replay
 no package below imports one above it.
 
 The other packages' commands are joined only when the command line needs them: importing
-`evals.cli` alone (datasets, networkx, the regression tables) cost a cold `fif search`
-about a second it never used. `app` (for tests and tools that invoke the whole command)
-is the agent's app with every command joined.
+`evals.cli` alone (datasets, networkx, the regression tables) is import time a cold
+`fif search` never uses (docs/performance.md). `app` (for tests and tools that invoke the
+whole command) is the agent's app with every command joined.
 """
 
 from __future__ import annotations
