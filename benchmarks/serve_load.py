@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from graph_agent.replay import sqlite_checkpointer
-from graph_agent.systems import ask_system
+from graph_agent.systems import run_system
 from state.settings import RunSettings
 from tools.corpus_index import open_index
 from tools.search import dense_search
@@ -168,7 +168,7 @@ class LibraryPath:
     def ask(self, question: str) -> None:
         """Ask FiF in process with the same SQLite checkpoints as the server."""
         thread = uuid.uuid4().hex[:12]
-        ask_system("fif").run(question, self.context, thread)
+        run_system("fif", question, self.context, thread)
         self.asked[thread] = question
 
 

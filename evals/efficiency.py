@@ -12,6 +12,7 @@ from evals.results_log import is_complete
 MEAN_COST_KEYS = (
     "llm_ms",
     "vector_ms",
+    "sparse_ms",
     "embedding_ms",
     "llm_calls",
     "input_tokens",

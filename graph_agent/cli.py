@@ -26,16 +26,18 @@ from graph_agent.cli_options import (
     JsonOpt,
     LocalModelOpt,
     PriceTableOpt,
+    ServerOpt,
     VisionOpt,
 )
+from graph_agent.cli_remote import ask_on_server, remote_only, search_on_server
 from graph_agent.registry import SYSTEMS, get_system
-from graph_agent.results import RunResult
 from graph_agent.systems import ablation_switches, run_system
 from state.settings import DEFAULT_INDEX_DIR
 from tools.errors import FiFError
 from tools.questions import require_question
 
 if TYPE_CHECKING:
+    from graph_agent.results import RunResult
     from tools.corpus_index import CorpusIndex
 
 app = typer.Typer(
@@ -120,18 +122,28 @@ def search(
     doc: DocOpt = None,
     chroma_url: ChromaOpt = None,
     as_json: JsonOpt = False,
+    server: ServerOpt = None,
 ) -> None:
     """Rank components for a question in one shot: dense, sparse or hybrid (the baselines)."""
-    from state.core import Granularity
+    from typing import get_args
+
+    from state.core import SearchMode
     from state.corpus import LAYERS
-    from tools.corpus_index import open_index
-    from tools.search import SEARCH_MODES, SearchMode, dense_search
 
     question = require_question(question, "the question argument", _example("search"))
     if granularity not in LAYERS:
         raise typer.BadParameter(f"{granularity!r}: use document, component or subcomponent")
-    if mode not in SEARCH_MODES:
-        raise typer.BadParameter(f"{mode!r}: use {', '.join(SEARCH_MODES)}")
+    if mode not in get_args(SearchMode):
+        raise typer.BadParameter(f"{mode!r}: use {', '.join(get_args(SearchMode))}")
+    if server:
+        remote_only(server, {"--doc": doc, "--chroma-url": chroma_url, "--rrf-k": rrf_k != 60})
+        options = {"k": k, "mode": mode, "granularity": granularity}
+        search_on_server(server, question, options, as_json)
+        return
+    from state.fif_state import Granularity
+    from tools.corpus_index import open_index
+    from tools.search import dense_search
+
     corpus_index = open_index(str(index), chroma_url, doc)
     at, how = cast(Granularity, granularity), cast(SearchMode, mode)
     results = dense_search(corpus_index, question, at, k, mode=how, rrf_k=rrf_k)
@@ -163,6 +175,7 @@ def ask(
     chroma_url: ChromaOpt = None,
     as_json: JsonOpt = False,
     system: Annotated[str, typer.Option("--system", "-s", help=SYSTEM_HELP)] = "fif",
+    server: ServerOpt = None,
 ) -> None:
     """Run a system (FiF by default) on a question; print the ranking, the trace and the cost."""
     from state.settings import price_table_from
@@ -185,6 +198,10 @@ def ask(
         "price_table": price_table_from(price_table, "--price-table") if price_table else None,
         **ablation_switches(system, ablation),
     }
+    if server:  # the request takes the run settings; the rest must be unset
+        return ask_on_server(
+            server, question, system, (thread, continue_thread), overrides, as_json
+        )
     context = spec.context(overrides)
     corpus_index = open_index(str(index), chroma_url)
     _report(corpus_index, run_system(system, question, context, thread, continue_thread), as_json)
@@ -199,32 +216,9 @@ def _report(corpus_index: CorpusIndex, result: RunResult, as_json: bool) -> None
     if result.thread_id:
         err.print(f"thread: {result.thread_id}", highlight=False)
     if as_json:
-        _print_json_result(result)
+        render.run_json(out, result)
         return
-    _print_result(corpus_index, result)
-
-
-def _print_json_result(result: RunResult) -> None:
-    payload = {
-        "ranking": result.ranking,
-        "answer": result.answer,
-        "subqueries": result.subqueries,
-        "fallbacks": result.fallbacks,  # each decision an LLM could not make, and why
-        "trace": result.history,
-        "cost": result.cost,
-        "thread_id": result.thread_id,
-        "finished": result.finished,
-    }
-    out.print_json(json.dumps(payload))
-
-
-def _print_result(corpus_index: CorpusIndex, result: RunResult) -> None:
-    ranked = [(r["component_id"], r["score"]) for r in result.ranking]
-    render.ranking(out, corpus_index.graph, ranked)
-    if result.answer:
-        out.print(f"answer: {escape(result.answer)}", highlight=False)
-    render.history(out, result.history)
-    render.cost(out, result.cost, None if result.finished else result.latency_ms)
+    render.run(out, corpus_index.graph, result)
 
 
 @app.command()
@@ -252,9 +246,9 @@ def replay(
     if result.finished:
         err.print(f"thread {thread} had finished: nothing to resume; its result:", highlight=False)
     if as_json:
-        _print_json_result(result)
+        render.run_json(out, result)
         return
-    _print_result(open_index(str(index)), result)
+    render.run(out, open_index(str(index)).graph, result)
 
 
 def _one_line(error: Exception) -> str:

@@ -12,6 +12,13 @@ import typer
 
 IndexOpt = Annotated[Path, typer.Option("--index", "-i", help="Index folder.")]
 ChromaOpt = Annotated[str | None, typer.Option(help="Chroma server URL (http://host:port).")]
+ServerOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="A running `fif serve` URL (http://127.0.0.1:8000[?index=NAME]) to answer instead "
+        "of opening --index here: no model or index loads in this process."
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json/--no-json", help="Print JSON for machines.")]
 DocOpt = Annotated[
     list[str] | None, typer.Option("--doc", help="Search only this document (repeatable).")

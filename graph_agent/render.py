@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from tools.graph_nav import node_content
-from tools.layered_graph import LayeredGraph
-from tools.manifest import Manifest, TripletKB
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the graph modules load networkx: a `--server` answer needs none of them
     from graph_agent.replay import CheckpointInfo
+    from graph_agent.results import RunResult
+    from tools.layered_graph import LayeredGraph
+    from tools.manifest import Manifest, TripletKB
 
 SNIPPET_CHARS = 110
 SNIPPET_TABLE_ROWS = 2
@@ -34,24 +34,64 @@ def make_console(stderr: bool = False) -> Console:
 
 def snippet(graph: LayeredGraph, node_id: str, limit: int = SNIPPET_CHARS) -> str:
     """Return the first characters of a node's content on one line."""
+    from tools.graph_nav import node_content
+
     text = " ".join(node_content(graph, node_id, SNIPPET_TABLE_ROWS, " | ").split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def ranking(console: Console, graph: LayeredGraph, ranked: Sequence[tuple[str, float]]) -> None:
     """Print ranked components with type, document title, score and snippet."""
+    rows = []
+    for node_id, score in ranked:
+        view = graph.node(node_id)
+        title = graph.title(view.doc_id)
+        text = snippet(graph, node_id, SNIPPET_CHARS - len(title))
+        rows.append(
+            {"component_id": node_id, "score": score, "type": view.kind}
+            | {"title": title, "snippet": text}
+        )
+    ranked_cards(console, rows)
+
+
+def ranked_cards(console: Console, cards: Sequence[Mapping[str, Any]]) -> None:
+    """Print result cards (component_id, score, type, title, snippet), as `fif serve` returns."""
     table = Table(title="Ranked components", show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("score")
     table.add_column("type")
     table.add_column("component  ·  document: content", overflow="fold", ratio=1)
-    for rank, (node_id, score) in enumerate(ranked, start=1):
-        view = graph.node(node_id)
-        text = f"[bold]{escape(node_id)}[/bold]\n{escape(graph.title(view.doc_id))}: " + escape(
-            snippet(graph, node_id, SNIPPET_CHARS - len(graph.title(view.doc_id)))
-        )
-        table.add_row(str(rank), f"{score:.3f}", view.kind, text)  # corpus text is escaped
-    console.print(table)
+    for rank, card in enumerate(cards, start=1):
+        title, text = str(card["title"]), str(card["snippet"])
+        if len(title) + len(text) > SNIPPET_CHARS:  # a server's snippet ignores the title
+            text = text[: max(SNIPPET_CHARS - len(title) - 1, 0)] + "…"
+        cell = f"[bold]{escape(str(card['component_id']))}[/bold]\n{escape(title)}: {escape(text)}"
+        table.add_row(str(rank), f"{float(card['score']):.3f}", str(card["type"]), cell)
+    console.print(table)  # corpus text is escaped
+
+
+def run(console: Console, graph: LayeredGraph, result: RunResult) -> None:
+    """Print a run: its ranking, answer, trace and cost."""
+    ranking(console, graph, [(r["component_id"], r["score"]) for r in result.ranking])
+    if result.answer:
+        console.print(f"answer: {escape(result.answer)}", highlight=False)
+    history(console, result.history)
+    cost(console, result.cost, None if result.finished else result.latency_ms)
+
+
+def run_json(console: Console, result: RunResult) -> None:
+    """Print a run as JSON for machines."""
+    payload = {
+        "ranking": result.ranking,
+        "answer": result.answer,
+        "subqueries": result.subqueries,
+        "fallbacks": result.fallbacks,  # each decision an LLM could not make, and why
+        "trace": result.history,
+        "cost": result.cost,
+        "thread_id": result.thread_id,
+        "finished": result.finished,
+    }
+    console.print_json(json.dumps(payload))
 
 
 def build_summary(console: Console, errors: Console, manifest: Manifest) -> None:
@@ -168,6 +208,7 @@ def cost(console: Console, tally: dict[str, float], latency_ms: float | None) ->
             "usd",
             "llm_ms",
             "vector_ms",
+            "sparse_ms",
             "embedding_ms",
             "fallbacks",
         )
@@ -176,7 +217,7 @@ def cost(console: Console, tally: dict[str, float], latency_ms: float | None) ->
     line = (
         f"cost: {int(t['llm_calls'])} LLM calls, {int(t['input_tokens'])} in / "
         f"{int(t['output_tokens'])} out tokens, ${t['usd']:.4f}; {took} "
-        f"(LLM {t['llm_ms']:.0f}, vector {t['vector_ms']:.0f}, "
+        f"(LLM {t['llm_ms']:.0f}, vector {t['vector_ms']:.0f}, BM25 {t['sparse_ms']:.0f}, "
         f"embedding {t['embedding_ms']:.0f})"
     )
     if t["fallbacks"]:

@@ -1,8 +1,9 @@
-"""The cost meter: LLM calls, tokens, dollars, and wall time split into LLM / vector / embedding.
+"""The cost meter: LLM calls, tokens, dollars, and the wall time split by what it waited on.
 
 `embedding_ms` is the time the run waited for query vectors: batches the helper process
 embedded ahead (tools.query_vectors) count only for what was still left when they were
-needed. `work_ms` is the run's own working time: the wall time spent inside its graph
+needed. `sparse_ms` is BM25 search in the sparse layer index (`vector_ms` the dense one).
+`work_ms` is the run's own working time: the wall time spent inside its graph
 nodes, added once per node by the graph (not by the nodes). The time budget counts it
 instead of the clock, so a run resumed or forked from a checkpoint keeps the time it had
 left.
@@ -16,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Literal
 
-TimeKind = Literal["llm", "vector", "embedding"]
+TimeKind = Literal["llm", "vector", "sparse", "embedding"]
 
 # USD per million tokens (input, output); override with Context.price_table.
 DEFAULT_PRICES: dict[str, tuple[float, float]] = {
@@ -40,6 +41,7 @@ class CostMeter:
     usd: float = 0.0
     llm_ms: float = 0.0
     vector_ms: float = 0.0
+    sparse_ms: float = 0.0
     embedding_ms: float = 0.0
     work_ms: float = 0.0
     fallbacks: int = 0

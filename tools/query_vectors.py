@@ -109,6 +109,11 @@ class QueryVectors:
         with self._lock:
             return text in self._done
 
+    def cached_count(self) -> int:
+        """Return how many texts have cached vectors (since the last `forget`)."""
+        with self._lock:
+            return len(self._done)
+
     def forget(self) -> None:
         """Collect what the helper still owes, then drop every vector and declared batch.
 

@@ -128,7 +128,7 @@ def score_sparse(
     doc_ids = index.within(doc_ids)
 
     def hits(n: int) -> tuple[list[Hit], bool]:
-        with meter.timed("vector"):  # index search time, dense or sparse
+        with meter.timed("sparse"):
             found = sparse.query(granularity, query, n, doc_ids)
         return found, len(found) < n
 

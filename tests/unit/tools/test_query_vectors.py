@@ -206,3 +206,12 @@ def test_start_helper_waits_for_a_loading_helper_and_not_for_a_failed_one(monkey
     assert not QueryVectors(process).start_helper(wait_s=5.0)  # failed: no wait either
     assert time.monotonic() - started < 1.0
     assert not QueryVectors(None).start_helper(wait_s=5.0)
+
+
+def test_cached_count_counts_each_text_once_until_forgotten() -> None:
+    vectors, here = QueryVectors(), Recorder()
+    vectors.prefetch(["declared, never needed"])
+    vectors.vectors(["a", "b", "a"], here)
+    assert vectors.cached_count() == 2
+    vectors.forget()
+    assert vectors.cached_count() == 0
