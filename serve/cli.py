@@ -35,12 +35,20 @@ def serve_command(
     ] = None,
     token: Annotated[
         str | None,
-        typer.Option(envvar="FIF_SERVE_TOKEN", help="Bearer token every API request must carry."),
+        typer.Option(envvar="FIF_SERVE_TOKEN", help="Token every request must carry."),
     ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(help="Another Host name the server answers to (e.g. behind a proxy)."),
+    ] = None,
+    ssl_certfile: Annotated[Path | None, typer.Option(help="Serve HTTPS with this cert.")] = None,
+    ssl_keyfile: Annotated[Path | None, typer.Option(help="The certificate's key.")] = None,
 ) -> None:
     """Serve a web page and a JSON API (/api, docs at /docs) over one or more built indices."""
     indices = tuple(ServedIndexSpec.parse(option) for option in index)
-    settings = ServeSettings(indices, runs, token, host).checked()
+    hosts = tuple(allow_host or ())
+    tls = ssl_certfile is not None
+    settings = ServeSettings(indices, runs, token, host, hosts, tls).checked()
     missing = [name for name in SERVER_PACKAGES if importlib.util.find_spec(name) is None]
     if missing:
         raise MissingDependencyError(
@@ -49,5 +57,14 @@ def serve_command(
     import uvicorn
 
     from serve.app import create_app
+    from serve.http_limits import server_options
 
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level="warning",
+        ssl_certfile=ssl_certfile,
+        ssl_keyfile=ssl_keyfile,
+        **server_options(),
+    )

@@ -17,6 +17,7 @@ from sse_starlette import EventSourceResponse
 from graph_agent.replay import list_checkpoints, stored_context
 from serve.errors import NotFoundError
 from serve.events import EventLogs, parse_event_id
+from serve.quota import client_of
 from serve.runs import RunRequest, rebuild_log, start_run, thread_history
 from serve.schemas import THREAD_PATTERN, AskQuery, AskRequest, ForkRequest
 from serve.served import ServedIndex, served_index
@@ -28,23 +29,34 @@ router = APIRouter(prefix="/api")
 State = Annotated[ServedIndex, Depends(served_index)]
 ThreadId = Annotated[str, Path(pattern=THREAD_PATTERN)]
 LastEventId = Annotated[str | None, Header(max_length=200)]
+Client = Annotated[str, Depends(client_of)]
 POLL_S = 0.05
 PING_S = 10
 
 
-def _start(state: ServedIndex, request: AskRequest) -> str:
+def _start(state: ServedIndex, request: AskRequest, client: str) -> str:
     state.new_thread(request.thread_id)
     thread_id = request.thread_id or uuid.uuid4().hex[:12]
     context = state.context(request.system, request)
     run = RunRequest(thread_id, request.system, request.question, context)
-    start_run(state.logs, state.index.graph, run)
+    _admitted(state, client, run)
     return thread_id
 
 
+def _admitted(state: ServedIndex, client: str, run: RunRequest) -> None:
+    """Start a run counted against its client's quota until its log ends."""
+    end = state.quota.admit(client, lambda: state.logs.running(run.thread_id))
+    try:
+        start_run(state.logs, state.index.graph, run)
+    except BaseException:
+        end()
+        raise
+
+
 @router.post("/runs")
-def start(state: State, request: AskRequest) -> dict[str, str]:
+def start(state: State, request: AskRequest, client: Client) -> dict[str, str]:
     """Start a run in the background; its steps stream from `events`."""
-    thread_id = _start(state, request)
+    thread_id = _start(state, request, client)
     return {"thread_id": thread_id, "events": state.link(f"/api/threads/{thread_id}/events")}
 
 
@@ -52,6 +64,7 @@ def start(state: State, request: AskRequest) -> dict[str, str]:
 def ask_stream(
     state: State,
     question: Annotated[AskQuery, Query()],
+    client: Client,
     last_event_id: LastEventId = None,
 ) -> EventSourceResponse:
     """Start a run and stream its steps as server-sent events.
@@ -62,7 +75,7 @@ def ask_stream(
     resumed = parse_event_id(last_event_id)
     if resumed is not None and state.logs.has(resumed[0]):
         return _stream(state.logs, *resumed)
-    return _stream(state.logs, _start(state, question), -1)
+    return _stream(state.logs, _start(state, question, client), -1)
 
 
 @router.get("/threads")
@@ -105,7 +118,7 @@ def checkpoints(state: State, thread_id: ThreadId) -> dict[str, Any]:
 
 
 @router.post("/threads/{thread_id}/fork")
-def fork(state: State, thread_id: ThreadId, request: ForkRequest) -> dict[str, str]:
+def fork(state: State, thread_id: ThreadId, request: ForkRequest, client: Client) -> dict[str, str]:
     """Re-run a FiF thread from a checkpoint (a new branch), with another budget or subquery."""
     found = thread_history(state.index_dir, thread_id)
     if found is None or found[0] != "fif":
@@ -124,7 +137,7 @@ def fork(state: State, thread_id: ThreadId, request: ForkRequest) -> dict[str, s
     context = Context.model_validate({**context.model_dump(), **changes})
     question = str(found[1][0].values.get("question", ""))
     run = RunRequest(thread_id, "fif", question, context, request.checkpoint_id, request.subquery)
-    start_run(state.logs, state.index.graph, run)
+    _admitted(state, client, run)
     return {"thread_id": thread_id, "events": state.link(f"/api/threads/{thread_id}/events")}
 
 

@@ -8,9 +8,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from graph_agent.systems import ASK_SYSTEMS
 from state.context import Backend
+from tools.request_limits import MAX_QUESTION_CHARS
 
-MAX_QUESTION_CHARS = 2000
 MAX_K = 100
+NOT_BLANK = r"\S"
+"""A query or question must hold a character other than whitespace."""
 THREAD_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 CHECKPOINT_PATTERN = r"^[0-9a-fA-F-]{1,64}$"
 Granularity = Literal["document", "component", "subcomponent"]
@@ -60,7 +62,7 @@ class AskQuery(AskRequest):
 class CompareRequest(RunSettings):
     """One question for several systems side by side (POST /api/compare)."""
 
-    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS, pattern=NOT_BLANK)
     systems: list[str] = Field(min_length=1, max_length=len(ASK_SYSTEMS))
 
     @field_validator("systems")
@@ -81,5 +83,6 @@ class ForkRequest(BaseModel):
         None,
         min_length=1,
         max_length=MAX_QUESTION_CHARS,
+        pattern=NOT_BLANK,
         description="Search this instead (a checkpoint whose next node is the traverser).",
     )

@@ -15,6 +15,7 @@ from fastapi import Query, Request
 from graph_agent.systems import ask_system
 from serve.errors import ConflictError, NotFoundError
 from serve.events import EventLogs
+from serve.quota import RunQuota
 from serve.schemas import RunSettings
 from serve.settings import INDEX_NAME, ServeSettings
 from serve.thread_list import has_checkpoints
@@ -30,6 +31,8 @@ class ServedIndex:
     path: Path
     index: CorpusIndex
     logs: EventLogs = field(default_factory=EventLogs)
+    quota: RunQuota = field(default_factory=RunQuota)
+    """Runs going per client; the app gives every index of a server the same one."""
 
     @property
     def index_dir(self) -> str:

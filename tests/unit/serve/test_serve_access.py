@@ -23,7 +23,23 @@ def test_with_a_token_every_api_call_needs_it(make_client: Callable[..., TestCli
         client.get("/api/systems", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
     )
     assert client.get("/api/systems", params={"token": TOKEN}).status_code == 200
-    assert client.get("/").status_code == 200  # the page holds no data
+
+
+def test_with_a_token_the_page_and_its_files_need_it_too(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(token=TOKEN)
+    for path in ("/", "/static/app.js", "/docs", "/openapi.json"):
+        assert client.get(path).status_code == 401, path
+    opened = client.get("/", params={"token": TOKEN})  # the link a user is given
+    assert opened.status_code == 200
+    cookie = opened.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert client.get("/static/app.js").status_code == 200  # the browser sends the cookie
+    assert client.get("/api/systems").status_code == 200
+    client.cookies.clear()
+    client.cookies.set("fif_token", "wrong-wrong-wrong-wrong")
+    assert client.get("/static/app.js").status_code == 401
 
 
 @pytest.mark.parametrize(
