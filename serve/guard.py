@@ -23,6 +23,9 @@ from serve.origin import SAME_ORIGIN_FETCHES, host_allowed, origin_allowed
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_HEADERS = 64
+MAX_HEADER_BYTES = 16 * 1024
+"""Headers of one request together; the HTTP parser's own limit (serve.http_limits) is the
+same, but it binds only while a request is still arriving."""
 MAX_TARGET_CHARS = 8192
 """Path plus query string: the longest API query (2,000 characters) fits four times over."""
 TOKEN_COOKIE = "fif_token"
@@ -68,6 +71,9 @@ class Guard:
         raw = scope["headers"]
         if len(raw) > MAX_HEADERS:
             return _refuse(431, f"{len(raw)} request headers; at most {MAX_HEADERS}")
+        head = sum(len(name) + len(value) for name, value in raw)
+        if head > MAX_HEADER_BYTES:
+            return _refuse(431, f"{head} bytes of headers; at most {MAX_HEADER_BYTES}")
         target = len(scope.get("raw_path", b"")) + len(scope.get("query_string", b""))
         if target > MAX_TARGET_CHARS:
             return _refuse(414, f"request target of {target} bytes; at most {MAX_TARGET_CHARS}")

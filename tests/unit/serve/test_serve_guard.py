@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from serve.errors import TooManyRunsError
-from serve.guard import MAX_HEADERS, MAX_TARGET_CHARS
+from serve.guard import MAX_HEADER_BYTES, MAX_HEADERS, MAX_TARGET_CHARS
 from serve.origin import allowed_names, host_allowed, origin_allowed
 from serve.quota import RunQuota
 from serve.settings import ServedIndexSpec, ServeSettings
@@ -73,6 +73,8 @@ def test_runs_start_only_by_a_json_post(client: TestClient) -> None:
 def test_oversized_requests_are_refused(client: TestClient) -> None:
     many = {f"x-filler-{n}": "1" for n in range(MAX_HEADERS)}
     assert client.get("/api/systems", headers=many).status_code == 431
+    big = {"x-big": "a" * MAX_HEADER_BYTES}
+    assert client.get("/api/systems", headers=big).status_code == 431
     long = client.get("/api/systems", params={"pad": "a" * MAX_TARGET_CHARS})
     assert long.status_code == 414
 
