@@ -28,6 +28,7 @@ from graph_agent.cli_options import (
     LocalModelOpt,
     PriceTableOpt,
     ReplaySystemOpt,
+    StrictBackendOpt,
     VisionOpt,
 )
 from graph_agent.systems import ASK_SYSTEMS, ablation_switches, ask_system
@@ -163,8 +164,10 @@ def ask(
     chroma_url: ChromaOpt = None,
     as_json: JsonOpt = False,
     system: Annotated[str, typer.Option("--system", "-s", help=SYSTEM_HELP)] = "fif",
+    strict_backend: StrictBackendOpt = False,
 ) -> None:
     """Run a system (FiF by default) on a question; print the ranking, the trace and the cost."""
+    from graph_agent.backend_check import backend_notice, check_strict
     from state.context import price_table_from
     from tools.corpus_index import open_index
 
@@ -187,7 +190,11 @@ def ask(
     }
     context = chosen.context_type.from_env(overrides)
     corpus_index = open_index(str(index), chroma_url)
-    _report(corpus_index, chosen.run(question, context, thread, continue_thread), as_json)
+    result = chosen.run(question, context, thread, continue_thread)
+    _report(corpus_index, result, as_json)
+    if notice := backend_notice(context, result.cost):
+        err.print(notice, highlight=False)
+    check_strict(context, result.cost, result.fallbacks, strict_backend)
 
 
 def _example(command: str) -> str:

@@ -167,6 +167,7 @@ def cost(console: Console, tally: dict[str, float], latency_ms: float) -> None:
             "vector_ms",
             "embedding_ms",
             "fallbacks",
+            "llm_failed_attempts",
         )
     }
     line = (
@@ -175,6 +176,8 @@ def cost(console: Console, tally: dict[str, float], latency_ms: float) -> None:
         f"(LLM {t['llm_ms']:.0f}, vector {t['vector_ms']:.0f}, "
         f"embedding {t['embedding_ms']:.0f})"
     )
+    if t["llm_failed_attempts"]:
+        line += f"; {int(t['llm_failed_attempts'])} LLM attempts got no reply"
     if t["fallbacks"]:
         line += f"; {int(t['fallbacks'])} offline fallbacks"
     console.print(line, highlight=False)

@@ -54,6 +54,11 @@ def serve_command(
         raise MissingDependencyError(
             f"fif serve needs {', '.join(missing)}: {install_hint('serve')}"
         )
+    _run(settings, port, ssl_certfile, ssl_keyfile)
+
+
+def _run(settings: ServeSettings, port: int, certfile: Path | None, keyfile: Path | None) -> None:
+    """Run the app with uvicorn and the server's HTTP limits (serve.http_limits)."""
     import uvicorn
 
     from serve.app import create_app
@@ -61,10 +66,10 @@ def serve_command(
 
     uvicorn.run(
         create_app(settings),
-        host=host,
+        host=settings.host,
         port=port,
         log_level="warning",
-        ssl_certfile=ssl_certfile,
-        ssl_keyfile=ssl_keyfile,
+        ssl_certfile=certfile,
+        ssl_keyfile=keyfile,
         **server_options(),
     )

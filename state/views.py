@@ -164,8 +164,12 @@ def last_subquery_index(state: FiFState) -> int | None:
 
 
 def llm_calls(state: Mapping[str, Any]) -> int:
-    """Return the LLM calls spent so far (any graph's state with a `cost` tally)."""
-    return int(state.get("cost", {}).get("llm_calls", 0))
+    """Return the LLM calls spent against the budget: answered calls plus failed attempts.
+
+    Any graph's state works: only its `cost` tally is read.
+    """
+    cost = state.get("cost", {})
+    return int(cost.get("llm_calls", 0) + cost.get("llm_failed_attempts", 0))
 
 
 def tokens(state: Mapping[str, Any]) -> int:
