@@ -31,6 +31,7 @@ from tools.corpus_index import open_index
 from tools.errors import (
     ConfigError,
     FiFError,
+    IndexBusyError,
     IndexMismatchError,
     MissingDependencyError,
     ModelUnavailableError,
@@ -43,6 +44,7 @@ STATUS = (
     (OutsideFolderError, 403),
     (NotFoundError, 404),
     (ConflictError, 409),
+    (IndexBusyError, 503),
     (TooManyRunsError, 429),
     (ConfigError, 400),
     (IndexMismatchError, 400),
