@@ -59,7 +59,7 @@ def create_app(settings: ServeSettings) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        indices, quota = {}, RunQuota()
+        indices, quota = {}, RunQuota(settings.runs_per_client)
         for spec in settings.indices:
             index = open_index(spec.path)
             index.embed_query("warm up the embedder")  # the model loads now, not on a query

@@ -43,12 +43,15 @@ def serve_command(
     ] = None,
     ssl_certfile: Annotated[Path | None, typer.Option(help="Serve HTTPS with this cert.")] = None,
     ssl_keyfile: Annotated[Path | None, typer.Option(help="The certificate's key.")] = None,
+    runs_per_client: Annotated[
+        int, typer.Option(min=1, max=256, help="Runs one client address may have going.")
+    ] = 4,
 ) -> None:
     """Serve a web page and a JSON API (/api, docs at /docs) over one or more built indices."""
     indices = tuple(ServedIndexSpec.parse(option) for option in index)
     hosts = tuple(allow_host or ())
     tls = ssl_certfile is not None
-    settings = ServeSettings(indices, runs, token, host, hosts, tls).checked()
+    settings = ServeSettings(indices, runs, token, host, hosts, tls, runs_per_client).checked()
     missing = [name for name in SERVER_PACKAGES if importlib.util.find_spec(name) is None]
     if missing:
         raise MissingDependencyError(

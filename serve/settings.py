@@ -55,6 +55,8 @@ class ServeSettings:
     """Host names the server answers under besides loopback and the bind address."""
     tls: bool = False
     """Whether uvicorn serves HTTPS itself (`--ssl-certfile`)."""
+    runs_per_client: int = 4
+    """Runs one client address may have going at once (serve.quota)."""
 
     def warnings(self) -> list[str]:
         """Return what is unsafe but allowed: a token sent in clear to another machine."""
