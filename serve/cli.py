@@ -61,11 +61,11 @@ def serve_command(
 
 
 def _run(settings: ServeSettings, port: int, certfile: Path | None, keyfile: Path | None) -> None:
-    """Run the app with uvicorn and the server's HTTP limits (serve.http_limits)."""
+    """Run the app with uvicorn and the server's HTTP limits (tools.http_limits)."""
     import uvicorn
 
     from serve.app import create_app
-    from serve.http_limits import server_options
+    from tools.http_limits import server_options
 
     uvicorn.run(
         create_app(settings),

@@ -24,7 +24,7 @@ from serve.origin import SAME_ORIGIN_FETCHES, host_allowed, origin_allowed
 MAX_BODY_BYTES = 64 * 1024
 MAX_HEADERS = 64
 MAX_HEADER_BYTES = 16 * 1024
-"""Headers of one request together; the HTTP parser's own limit (serve.http_limits) is the
+"""Headers of one request together; the HTTP parser's own limit (tools.http_limits) is the
 same, but it binds only while a request is still arriving."""
 MAX_TARGET_CHARS = 8192
 """Path plus query string: the longest API query (2,000 characters) fits four times over."""

@@ -14,7 +14,7 @@ from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from serve.http_limits import MAX_HEAD_BYTES, BoundedH11Protocol, server_options
+from tools.http_limits import MAX_HEAD_BYTES, BoundedH11Protocol, server_options
 
 pytestmark = pytest.mark.integration
 TIMEOUT_S = 1.0

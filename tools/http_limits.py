@@ -1,4 +1,4 @@
-"""The HTTP limits of `fif serve` below the app: header block size, slow clients, connections.
+"""HTTP limits below the app of both servers (`fif serve`, `fif mcp --transport http`).
 
 uvicorn's httptools parser accepts a header of any size (a 100 MB one takes seconds to
 parse and holds its memory), so the server speaks HTTP/1.1 through h11, which refuses a
