@@ -45,6 +45,7 @@ from tools.embedders import (
 )
 from tools.errors import ConfigError, CorpusFormatError, IndexMismatchError
 from tools.index import INDEX_LAYERS, ChromaLayers, collection_prefix
+from tools.index_lock import writer_lock
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, EmbedderInfo, Manifest, Problem
 from tools.sparse_index import sync_sparse_layers
@@ -103,13 +104,23 @@ class _Clock:
 
 
 def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) -> Manifest:
-    """Build (or bring up to date) the index of a corpus and return its manifest."""
+    """Build (or bring up to date) the index of a corpus and return its manifest.
+
+    The index folder's writer lock is held throughout (tools.index_lock).
+
+    Raises:
+        IndexBusyError: If another build is writing the same folder.
+    """
+    with writer_lock(index_dir):
+        return _build(corpus, index_dir, options)
+
+
+def _build(corpus: Path, index_dir: Path, options: BuildOptions | None) -> Manifest:
     options = options or BuildOptions()
     if options.triplets is not None:  # before anything is written: never a half-built index
         options.triplets.check()
     clock, report = _Clock(), IngestReport()
     started = time.perf_counter()
-    index_dir.mkdir(parents=True, exist_ok=True)
     with clock.stage("parse"):
         kind, documents = read_corpus(corpus, report, options.pdf_limits)
         info = corpus_info(corpus, kind)

@@ -27,6 +27,7 @@ from graph_agent.cli_options import (
     LocalModelOpt,
     PriceTableOpt,
     ServerOpt,
+    StrictBackendOpt,
     VisionOpt,
 )
 from graph_agent.cli_remote import ask_on_server, remote_only, search_on_server
@@ -38,6 +39,7 @@ from tools.questions import require_question
 
 if TYPE_CHECKING:
     from graph_agent.results import RunResult
+    from state.settings import RunSettings
     from tools.corpus_index import CorpusIndex
 
 app = typer.Typer(
@@ -176,6 +178,7 @@ def ask(
     as_json: JsonOpt = False,
     system: Annotated[str, typer.Option("--system", "-s", help=SYSTEM_HELP)] = "fif",
     server: ServerOpt = None,
+    strict_backend: StrictBackendOpt = False,
 ) -> None:
     """Run a system (FiF by default) on a question; print the ranking, the trace and the cost."""
     from state.settings import price_table_from
@@ -199,12 +202,20 @@ def ask(
         **ablation_switches(system, ablation),
     }
     if server:  # the request takes the run settings; the rest must be unset
-        return ask_on_server(
-            server, question, system, (thread, continue_thread), overrides, as_json
-        )
+        return ask_on_server(server, question, system, (thread, continue_thread), overrides, as_json)
     context = spec.context(overrides)
-    corpus_index = open_index(str(index), chroma_url)
-    _report(corpus_index, run_system(system, question, context, thread, continue_thread), as_json)
+    result = run_system(system, question, context, thread, continue_thread)
+    _report(open_index(str(index), chroma_url), result, as_json)
+    _check_backend(context, result, strict_backend)
+
+
+def _check_backend(context: RunSettings, result: RunResult, strict: bool) -> None:
+    """Say once that the LLM server could not be reached; fail under --strict-backend."""
+    from graph_agent.backend_check import backend_notice, check_strict
+
+    if notice := backend_notice(context, result.cost):
+        err.print(notice, highlight=False)
+    check_strict(context, result.cost, result.fallbacks, strict)
 
 
 def _example(command: str) -> str:

@@ -33,6 +33,13 @@ AblationOpt = Annotated[
 VisionOpt = Annotated[
     bool | None, typer.Option("--vision/--no-vision", help="Send images to the chat model.")
 ]
+StrictBackendOpt = Annotated[
+    bool,
+    typer.Option(
+        "--strict-backend/--lenient-backend",
+        help="Exit with an error when an LLM decision fell back to its offline twin.",
+    ),
+]
 ContinueOpt = Annotated[
     bool, typer.Option("--continue/--no-continue", help="Follow up on --thread's earlier run.")
 ]

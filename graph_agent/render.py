@@ -211,6 +211,7 @@ def cost(console: Console, tally: dict[str, float], latency_ms: float | None) ->
             "sparse_ms",
             "embedding_ms",
             "fallbacks",
+            "llm_failed_attempts",
         )
     }
     took = "time of the original run" if latency_ms is None else f"time {latency_ms:.0f} ms"
@@ -220,6 +221,8 @@ def cost(console: Console, tally: dict[str, float], latency_ms: float | None) ->
         f"(LLM {t['llm_ms']:.0f}, vector {t['vector_ms']:.0f}, BM25 {t['sparse_ms']:.0f}, "
         f"embedding {t['embedding_ms']:.0f})"
     )
+    if t["llm_failed_attempts"]:
+        line += f"; {int(t['llm_failed_attempts'])} LLM attempts got no reply"
     if t["fallbacks"]:
         line += f"; {int(t['fallbacks'])} offline fallbacks"
     console.print(line, highlight=False)

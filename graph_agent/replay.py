@@ -33,13 +33,21 @@ from state.settings import RunSettings
 from tools.errors import ConfigError
 from tools.manifest import CHECKPOINT_FILE
 
+BUSY_TIMEOUT_S = 60.0
+
 
 @contextmanager
 def sqlite_checkpointer(index_dir: str | Path) -> Iterator[SqliteSaver]:
-    """Open the SQLite checkpoint store that lives next to an index."""
+    """Open the SQLite checkpoint store that lives next to an index.
+
+    Runs of one server write it concurrently: in WAL mode readers never wait for a writer,
+    and a writer waits up to BUSY_TIMEOUT_S for another (SQLite's default, 5 s, failed runs
+    as "database is locked" under 16 concurrent clients).
+    """
     path = Path(index_dir) / CHECKPOINT_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
-    connection = sqlite3.connect(str(path), check_same_thread=False)
+    connection = sqlite3.connect(str(path), check_same_thread=False, timeout=BUSY_TIMEOUT_S)
+    connection.execute("PRAGMA journal_mode=WAL")
     try:
         yield SqliteSaver(connection)
     finally:

@@ -28,10 +28,11 @@ def allowed(schema: Mapping[str, Any]) -> str:
             return f"an integer from {low} to {high}"
         return f"an integer of at least {low}" if low is not None else "an integer"
     if kind == "string":
-        shortest = schema.get("minLength", 0)
+        shortest, longest = schema.get("minLength", 0), schema.get("maxLength")
+        most = f" of at most {longest} characters" if longest is not None else ""
         if shortest == 1:
-            return "a non-empty string"
-        return f"a string of at least {shortest} characters" if shortest else "a string"
+            return "a non-empty string" + most
+        return f"a string of at least {shortest} characters" if shortest else "a string" + most
     if kind == "boolean":
         return "true or false"
     return f"a {kind}" if kind else "a valid value"

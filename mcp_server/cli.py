@@ -80,7 +80,21 @@ def mcp_command(
     if chosen == "stdio":
         server.run("stdio")
     else:
-        server.run("streamable-http", host=host, port=port)
+        _serve_http(server, host, port)
+
+
+def _serve_http(server: MCPServer, host: str, port: int) -> None:
+    """Serve streamable HTTP through uvicorn with the HTTP limits `fif serve` has.
+
+    Head size, slow clients and connections (tools.http_limits); the SDK's app keeps its
+    own Host and Origin checks (421, 403) and body limit.
+    """
+    import uvicorn
+
+    from tools.http_limits import server_options
+
+    app = server.streamable_http_app(host=host)
+    uvicorn.run(app, host=host, port=port, log_level="warning", **server_options())
 
 
 def _server_builder() -> Callable[[ServerSettings], MCPServer]:

@@ -21,10 +21,11 @@ from pydantic import Field, ValidationError
 from graph_agent.registry import SYSTEMS
 from mcp_server import browse, tools
 from mcp_server.arguments import argument_error
-from mcp_server.budget import DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS
+from mcp_server.budget import DEFAULT_MAX_CHARS, MAX_MAX_CHARS, MIN_MAX_CHARS, cut
 from mcp_server.results import AskResult, ComponentDetail, DocumentDetail, PageDetail, SearchResult
 from mcp_server.settings import ServerSettings
 from tools.errors import FiFError
+from tools.request_limits import MAX_ID_CHARS, MAX_QUESTION_CHARS
 
 logger = logging.getLogger(__name__)
 R = TypeVar("R")
@@ -45,6 +46,8 @@ MaxChars = Annotated[
 ]
 K = Annotated[int, Field(ge=1, le=50, description="How many components to rank.")]
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+MAX_ERROR_CHARS = 600
+"""A tool error is one line an assistant reads; it never grows with the input it names."""
 
 
 class FiFServer(MCPServer):
@@ -78,7 +81,10 @@ def _add_retrieval_tools(server: MCPServer, settings: ServerSettings) -> None:
 
     @server.tool(annotations=READ_ONLY, structured_output=True)
     def search(
-        query: Annotated[str, Field(min_length=1, description="What to look for.")],
+        query: Annotated[
+            str,
+            Field(min_length=1, max_length=MAX_QUESTION_CHARS, description="What to look for."),
+        ],
         k: K = 10,
         mode: Annotated[
             tools.SearchMode,
@@ -91,7 +97,9 @@ def _add_retrieval_tools(server: MCPServer, settings: ServerSettings) -> None:
 
     @server.tool(structured_output=True)
     def ask(
-        question: Annotated[str, Field(min_length=1, description="The question.")],
+        question: Annotated[
+            str, Field(min_length=1, max_length=MAX_QUESTION_CHARS, description="The question.")
+        ],
         system: Annotated[
             str,
             Field(
@@ -117,7 +125,9 @@ def _add_browsing_tools(server: MCPServer, settings: ServerSettings) -> None:
 
     @server.tool(annotations=READ_ONLY, structured_output=True)
     def get_component(
-        component_id: Annotated[str, Field(description="A component or subcomponent id.")],
+        component_id: Annotated[
+            str, Field(max_length=MAX_ID_CHARS, description="A component or subcomponent id.")
+        ],
         max_chars: MaxChars = DEFAULT_MAX_CHARS,
     ) -> ComponentDetail:
         """Read a component whole: text, document, section, pages, parts and links."""
@@ -125,7 +135,10 @@ def _add_browsing_tools(server: MCPServer, settings: ServerSettings) -> None:
 
     @server.tool(annotations=READ_ONLY, structured_output=True)
     def get_document(
-        doc_id: Annotated[str, Field(description="A document id (from any result's doc_id).")],
+        doc_id: Annotated[
+            str,
+            Field(max_length=MAX_ID_CHARS, description="A document id (from any result's doc_id)."),
+        ],
         offset: Annotated[
             int, Field(ge=0, description="First component to list (next_offset pages on).")
         ] = 0,
@@ -136,7 +149,9 @@ def _add_browsing_tools(server: MCPServer, settings: ServerSettings) -> None:
 
     @server.tool(annotations=READ_ONLY, structured_output=True)
     def get_page(
-        doc_id: Annotated[str, Field(description="A document built from a PDF.")],
+        doc_id: Annotated[
+            str, Field(max_length=MAX_ID_CHARS, description="A document built from a PDF.")
+        ],
         page: Annotated[int, Field(ge=0, description="Zero-indexed page (0 is the first).")],
         max_chars: MaxChars = DEFAULT_MAX_CHARS,
     ) -> PageDetail:
@@ -149,7 +164,7 @@ def _answered(call: Callable[[], R]) -> R:
     try:
         return call()
     except FiFError as error:
-        raise ToolError(" ".join(str(error).split())) from error
+        raise ToolError(cut(" ".join(str(error).split()), MAX_ERROR_CHARS)) from error
     except ValidationError as error:  # a malformed FIF_* setting or server option
         first = error.errors()[0]
         where = ".".join(str(part) for part in first["loc"])

@@ -73,7 +73,7 @@ def search(
     index = settings.index()
     found = dense_search(index, query, "subcomponent", k, mode=mode)
     hits = [hit(index.graph, n, r.node_id, r.score) for n, r in enumerate(found, start=1)]
-    result = SearchResult(query=query, mode=mode, hits=[])
+    result = SearchResult(query=cut(query, max_chars // 4), mode=mode, hits=[])
     kept, truncated = fill(hits, room_left(result, max_chars), "snippet")
     note = f"showing {len(kept)} of {len(hits)} hits; raise max_chars" if truncated else ""
     return result.model_copy(update={"hits": kept, "truncated": truncated, "note": note})
@@ -103,7 +103,7 @@ def ask(
     ]
     trace = [trace_step(record) for record in run.history]
     result = AskResult(
-        question=question,
+        question=cut(question, max_chars // 4),
         system=system,
         thread_id=run.thread_id,
         ranking=[],

@@ -19,8 +19,16 @@ from graph_agent.systems import run_system
 from serve.branch_logs import result_payload
 from serve.errors import NotFoundError
 from serve.overview import overview
+from serve.quota import client_of
 from serve.runs import streams
-from serve.schemas import MAX_K, MAX_QUESTION_CHARS, AskRequest, CompareRequest, Granularity
+from serve.schemas import (
+    MAX_K,
+    MAX_QUESTION_CHARS,
+    NOT_BLANK,
+    AskRequest,
+    CompareRequest,
+    Granularity,
+)
 from serve.served import Served, ServedIndex, served, served_index
 from serve.views import card, component_page, search_why
 from state.settings import Backend
@@ -30,6 +38,7 @@ from tools.search import dense_search
 
 router = APIRouter(prefix="/api")
 State = Annotated[ServedIndex, Depends(served_index)]
+Client = Annotated[str, Depends(client_of)]
 
 
 @router.get("/indices")
@@ -63,7 +72,15 @@ async def systems() -> dict[str, Any]:
 @router.get("/search", response_model=None)  # no response model: no second thread hop
 def search(
     state: State,
-    q: Annotated[str, Query(min_length=1, max_length=MAX_QUESTION_CHARS, description="Query.")],
+    q: Annotated[
+        str,
+        Query(
+            min_length=1,
+            max_length=MAX_QUESTION_CHARS,
+            pattern=NOT_BLANK,
+            description="Query (not only spaces).",
+        ),
+    ],
     k: Annotated[int, Query(ge=1, le=MAX_K)] = 10,
     mode: Annotated[SearchMode, Query(description="dense | sparse (BM25) | hybrid")] = "dense",
     granularity: Granularity = "subcomponent",
@@ -103,16 +120,18 @@ async def component(
 
 
 @router.post("/ask")
-def ask(state: State, request: AskRequest) -> dict[str, Any]:
+def ask(state: State, request: AskRequest, client: Client) -> dict[str, Any]:
     """Run one system on a question (blocking) and return its ranking, answer, trace and cost."""
     state.new_thread(request.thread_id)
-    return _ask(state, request.system, request, request.thread_id)  # None: the system picks
+    with state.quota.claim(client):
+        return _ask(state, request.system, request, request.thread_id)  # None: system picks
 
 
 @router.post("/compare")
-def compare(state: State, request: CompareRequest) -> dict[str, Any]:
+def compare(state: State, request: CompareRequest, client: Client) -> dict[str, Any]:
     """Run one question through several systems, one after another; results side by side."""
-    runs = {name: _ask(state, name, request, None) for name in request.systems}
+    with state.quota.claim(client):
+        runs = {name: _ask(state, name, request, None) for name in request.systems}
     return {"question": request.question, "index": state.name, "runs": runs}
 
 

@@ -15,3 +15,7 @@ class NotFoundError(ConfigError):
 
 class ConflictError(ConfigError):
     """A request clashes with a run in progress (HTTP 409)."""
+
+
+class TooManyRunsError(ConfigError):
+    """A client already has as many runs going as it may (HTTP 429)."""

@@ -35,13 +35,31 @@ def inside(base: Path, relative: str) -> Path:
     return resolved
 
 
+def within(base: Path, path: Path) -> Path | None:
+    """Return `path` resolved when it stays inside `base` (symlinks followed), else None."""
+    resolved = path.resolve()
+    return resolved if resolved.is_relative_to(base.resolve()) else None
+
+
+def _is_run(runs_dir: Path, folder: Path) -> bool:
+    """Tell whether a folder inside the runs folder holds a marker file that stays inside."""
+    return folder.is_dir() and any(
+        (marker := within(runs_dir, folder / name)) is not None and marker.is_file()
+        for name in RUN_MARKERS
+    )
+
+
 def list_runs(runs_dir: Path) -> list[dict[str, Any]]:
-    """Return the eval output folders at most two levels under `runs_dir`, by name."""
+    """Return the eval output folders at most two levels under `runs_dir`, by name.
+
+    A folder (or a marker file) that is a symlink out of the runs folder is not listed.
+    """
     found = []
     for folder in sorted({runs_dir, *runs_dir.glob("*"), *runs_dir.glob("*/*")}):
-        if folder.is_dir() and any((folder / marker).is_file() for marker in RUN_MARKERS):
+        if within(runs_dir, folder) is not None and _is_run(runs_dir, folder):
             name = folder.relative_to(runs_dir).as_posix()
-            found.append({"name": name, "plots": len(list(folder.glob("*.png")))})
+            plots = [p for p in folder.glob("*.png") if within(runs_dir, p) is not None]
+            found.append({"name": name, "plots": len(plots)})
     return found
 
 
@@ -53,27 +71,45 @@ def run_detail(runs_dir: Path, name: str) -> dict[str, Any]:
         NotFoundError: If it is not an eval output folder.
     """
     folder = inside(runs_dir, name) if name != "." else runs_dir.resolve()
-    if not folder.is_dir() or not any((folder / marker).is_file() for marker in RUN_MARKERS):
+    if not _is_run(runs_dir, folder):
         raise NotFoundError(f"{name!r} is not a `fif eval` output folder under the runs folder")
+    plots = [p.name for p in folder.glob("*.png") if within(runs_dir, p) is not None]
     return {
         "name": name,
-        "summary_md": _text(folder / SUMMARY_MD),
-        "regressions_md": _text(folder / "regressions.md"),
-        "plots": sorted(p.name for p in folder.glob("*.png")),
-        "results": _results(folder / RESULTS_FILE),
+        "summary_md": _text(runs_dir, folder / SUMMARY_MD),
+        "regressions_md": _text(runs_dir, folder / "regressions.md"),
+        "plots": sorted(plots),
+        "results": _results(runs_dir, folder / RESULTS_FILE),
     }
 
 
-def _text(path: Path) -> str:
+def _readable(runs_dir: Path, path: Path) -> Path | None:
+    """Return a run's file resolved inside the runs folder; None if missing.
+
+    Raises:
+        OutsideFolderError: If it is a symlink leading out of the runs folder.
+    """
     if not path.is_file():
+        return None
+    resolved = within(runs_dir, path)
+    if resolved is None:
+        raise OutsideFolderError(f"{path.name!r} of this run leads out of the runs folder")
+    return resolved
+
+
+def _text(runs_dir: Path, path: Path) -> str:
+    resolved = _readable(runs_dir, path)
+    if resolved is None:
         return ""
-    return path.read_bytes()[:MAX_TEXT_BYTES].decode("utf-8", errors="replace")
+    return resolved.read_bytes()[:MAX_TEXT_BYTES].decode("utf-8", errors="replace")
 
 
-def _results(path: Path) -> list[dict[str, Any]]:
+def _results(runs_dir: Path, path: Path) -> list[dict[str, Any]]:
     """Return the latest line of each (question, system), its top ranks and its cost."""
-    if not path.is_file():
+    resolved = _readable(runs_dir, path)
+    if resolved is None:
         return []
+    path = resolved
     records, _ = parse_lines(path.read_bytes(), path.name)
     latest = {(r["qid"], r["system"]): r for r in records}
     rows = []

@@ -9,12 +9,13 @@ fork may also change what that traversal takes: its subquery and its strategy.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from graph_agent.registry import replayable_systems
 from serve.branch_logs import branch_steps, fork_context, fork_point, thread_branches
 from serve.errors import NotFoundError
-from serve.runs import RunRequest, start_run
+from serve.runs import RunRequest
 from serve.schemas import ForkRequest
 from serve.served import ServedIndex
 from tools.errors import ConfigError
@@ -23,8 +24,15 @@ EDITABLE_BEFORE = ("traverser",)
 """The node whose input a fork may edit: the traversal the orchestrator's decision feeds."""
 
 
-def start_fork(state: ServedIndex, thread_id: str, request: ForkRequest) -> str:
+def start_fork(
+    state: ServedIndex,
+    thread_id: str,
+    request: ForkRequest,
+    start: Callable[[RunRequest], None],
+) -> str:
     """Start the fork in the background and return its run id (`?run=` of its event log).
+
+    `start` starts the run (serve's per-client admission, then `serve.runs.start_run`).
 
     Raises:
         NotFoundError: If the thread or the checkpoint is unknown, or the thread's system
@@ -49,11 +57,7 @@ def start_fork(state: ServedIndex, thread_id: str, request: ForkRequest) -> str:
     changes = {"max_steps": request.max_steps, "backend": request.backend}
     changed = {key: value for key, value in changes.items() if value is not None}
     context = type(context).model_validate({**context.model_dump(), **changed})
-    steps = branch_steps(branch, state.index.graph)
-    step = next(
-        (n for n, s in enumerate(steps, 1) if s.get("checkpoint_id") == request.checkpoint_id),
-        None,
-    )
+    step = _step_number(branch, state.index.graph, request.checkpoint_id)
     run = uuid.uuid4().hex[:8]
     fork = {"branch": len(found), "fork_branch": branch.number, "fork_step": step}
     fork["steps_from"] = step or 1  # its log holds only the steps it runs
@@ -67,8 +71,15 @@ def start_fork(state: ServedIndex, thread_id: str, request: ForkRequest) -> str:
         log_key=f"{thread_id}~{run}",
         fork={**fork, "edited": edit or None, "budget": request.max_steps},
     )
-    start_run(state.logs, state.index.graph, request_run)
+    start(request_run)
     return run
+
+
+def _step_number(branch: Any, graph: Any, checkpoint_id: str) -> int | None:
+    """Return the number of the branch's step a checkpoint ends (None: before the first)."""
+    steps = branch_steps(branch, graph)
+    found = (n for n, step in enumerate(steps, 1) if step.get("checkpoint_id") == checkpoint_id)
+    return next(found, None)
 
 
 def _edit(request: ForkRequest, snapshot: Any) -> dict[str, Any]:

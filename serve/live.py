@@ -19,6 +19,7 @@ from serve.branch_logs import branch_rows, rebuild_log, thread_history
 from serve.errors import NotFoundError
 from serve.events import EventLogs, parse_event_id
 from serve.forks import start_fork
+from serve.quota import client_of
 from serve.runs import RunRequest, start_run
 from serve.schemas import THREAD_PATTERN, AskQuery, AskRequest, ForkRequest
 from serve.served import ServedIndex, served_index
@@ -30,23 +31,34 @@ ThreadId = Annotated[str, Path(pattern=THREAD_PATTERN)]
 LastEventId = Annotated[str | None, Header(max_length=200)]
 BranchNumber = Annotated[int, Query(ge=0, le=10_000, description="0: the original run.")]
 RunKey = Annotated[str | None, Query(pattern=r"^[A-Za-z0-9]{1,16}$", description="A fork's run.")]
+Client = Annotated[str, Depends(client_of)]
 POLL_S = 0.05
 PING_S = 10
 
 
-def _start(state: ServedIndex, request: AskRequest) -> str:
+def _start(state: ServedIndex, request: AskRequest, client: str) -> str:
     state.new_thread(request.thread_id)
     thread_id = request.thread_id or uuid.uuid4().hex[:12]
     context = state.context(request.system, request)
     run = RunRequest(thread_id, request.system, request.question, context)
-    start_run(state.logs, state.index.graph, run)
+    _admitted(state, client, run)
     return thread_id
 
 
+def _admitted(state: ServedIndex, client: str, run: RunRequest) -> None:
+    """Start a run counted against its client's quota until its log ends."""
+    end = state.quota.admit(client, lambda: state.logs.running(run.key))
+    try:
+        start_run(state.logs, state.index.graph, run)
+    except BaseException:
+        end()
+        raise
+
+
 @router.post("/runs")
-def start(state: State, request: AskRequest) -> dict[str, str]:
+def start(state: State, request: AskRequest, client: Client) -> dict[str, str]:
     """Start a run in the background; its steps stream from `events`."""
-    thread_id = _start(state, request)
+    thread_id = _start(state, request, client)
     return {"thread_id": thread_id, "events": state.link(f"/api/threads/{thread_id}/events")}
 
 
@@ -54,6 +66,7 @@ def start(state: State, request: AskRequest) -> dict[str, str]:
 def ask_stream(
     state: State,
     question: Annotated[AskQuery, Query()],
+    client: Client,
     last_event_id: LastEventId = None,
 ) -> EventSourceResponse:
     """Start a run and stream its steps as server-sent events.
@@ -64,7 +77,7 @@ def ask_stream(
     resumed = parse_event_id(last_event_id)
     if resumed is not None and state.logs.has(resumed[0]):
         return _stream(state.logs, *resumed)
-    return _stream(state.logs, _start(state, question), -1)
+    return _stream(state.logs, _start(state, question, client), -1)
 
 
 @router.get("/threads")
@@ -132,13 +145,13 @@ def checkpoints(state: State, thread_id: ThreadId) -> dict[str, Any]:
 
 
 @router.post("/threads/{thread_id}/fork")
-def fork(state: State, thread_id: ThreadId, request: ForkRequest) -> dict[str, str]:
+def fork(state: State, thread_id: ThreadId, request: ForkRequest, client: Client) -> dict[str, str]:
     """Re-run a thread from a checkpoint as a new branch (own log; the original keeps its).
 
     The fork may take another budget or backend, and before a traversal another subquery
-    or strategy.
+    or strategy; it counts against the client's runs like any run.
     """
-    run = start_fork(state, thread_id, request)
+    run = start_fork(state, thread_id, request, lambda fork_run: _admitted(state, client, fork_run))
     url = state.link(f"/api/threads/{thread_id}/events?run={run}")
     return {"thread_id": thread_id, "run": run, "events": url}
 

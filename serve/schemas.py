@@ -10,9 +10,11 @@ from graph_agent.registry import SYSTEMS
 from state.core import Granularity as Layer
 from state.fif_state import CompMode, DocMode
 from state.settings import Backend
+from tools.request_limits import MAX_QUESTION_CHARS
 
-MAX_QUESTION_CHARS = 2000
 MAX_K = 100
+NOT_BLANK = r"\S"
+"""A query or question must hold a character other than whitespace."""
 THREAD_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 CHECKPOINT_PATTERN = r"^[0-9a-fA-F-]{1,64}$"
 Granularity = Literal["document", "component", "subcomponent"]
@@ -62,7 +64,7 @@ class AskQuery(AskRequest):
 class CompareRequest(PageSettings):
     """One question for several systems side by side (POST /api/compare)."""
 
-    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS, pattern=NOT_BLANK)
     systems: list[str] = Field(min_length=1, max_length=len(SYSTEMS))
 
     @field_validator("systems")
@@ -96,6 +98,7 @@ class ForkRequest(BaseModel):
         None,
         min_length=1,
         max_length=MAX_QUESTION_CHARS,
+        pattern=NOT_BLANK,
         description="Search this instead (a checkpoint whose next node is the traverser).",
     )
     strategy: StrategyEdit | None = Field(

@@ -6,6 +6,8 @@ it), so threads are per index; requests pick an index with `?index=NAME` (defaul
 
 from __future__ import annotations
 
+import logging
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
@@ -15,11 +17,16 @@ from fastapi import Query, Request
 from graph_agent.registry import get_system
 from serve.errors import ConflictError, NotFoundError
 from serve.events import EventLogs
+from serve.quota import RunQuota
 from serve.schemas import PageSettings
 from serve.settings import INDEX_NAME, ServeSettings
 from serve.thread_list import has_checkpoints
 from state.settings import RunSettings
-from tools.corpus_index import CorpusIndex
+from tools.corpus_index import CorpusIndex, open_index, reopen_index
+from tools.errors import IndexBusyError
+from tools.index_lock import being_written, build_stamp
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -30,6 +37,15 @@ class ServedIndex:
     path: Path
     index: CorpusIndex
     logs: EventLogs = field(default_factory=EventLogs)
+    quota: RunQuota = field(default_factory=RunQuota)
+    """Runs going per client; the app gives every index of a server the same one."""
+    stamp: tuple[int, int] | None = None
+    """The manifest's stamp when the index was opened (tools.index_lock.build_stamp)."""
+
+    def __post_init__(self) -> None:
+        """Record the stamp of the index as opened."""
+        if self.stamp is None:
+            self.stamp = build_stamp(self.path)
 
     @property
     def index_dir(self) -> str:
@@ -71,6 +87,35 @@ class Served:
     settings: ServeSettings
     indices: dict[str, ServedIndex]
     """By name, in `--index` order; the first is the default."""
+    _reloading: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def current(self, entry: ServedIndex) -> ServedIndex:
+        """Return the entry ready to read: refused during a build, reopened after one.
+
+        Raises:
+            IndexBusyError: If a build is writing the index folder now (HTTP 503).
+        """
+        if being_written(entry.path):
+            raise IndexBusyError(
+                f"index {entry.name!r} is being rebuilt; retry in a few seconds (this server "
+                "reopens it when the build finishes)"
+            )
+        if build_stamp(entry.path) != entry.stamp:
+            with self._reloading:
+                if build_stamp(entry.path) != entry.stamp:
+                    self._reload(entry)
+        return entry
+
+    def _reload(self, changed: ServedIndex) -> None:
+        """Reopen a rebuilt index; the others are re-shared (the open-index cache was reset)."""
+        stamp = build_stamp(changed.path)
+        changed.index = reopen_index(changed.path)
+        changed.index.queries.start_helper()
+        changed.stamp = stamp
+        for entry in self.indices.values():
+            if entry is not changed:
+                entry.index = open_index(entry.path)
+        logger.info("reopened index %r after a build", changed.name)
 
     def pick(self, name: str | None) -> ServedIndex:
         """Return the named index (None: the first).
@@ -107,4 +152,4 @@ async def served(request: Request) -> Served:
 async def served_index(request: Request, index: IndexName = None) -> ServedIndex:
     """Return the index a request names with `?index=NAME` (a FastAPI dependency)."""
     state: Served = request.app.state.served
-    return state.pick(index)
+    return state.current(state.pick(index))

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tools.errors import ConfigError
 from tools.loopback import is_loopback
 
 INDEX_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+TOKEN_CHARS = re.compile(r"^[A-Za-z0-9._~+/=-]+$")
 MAX_INDICES = 4
 """Indices one server holds: `tools.corpus_index.open_index` keeps four open, and an agent run
 reopens its index through it, so a fifth would be reloaded run after run."""
@@ -50,6 +51,21 @@ class ServeSettings:
     """Folder of `fif eval` output folders to browse (None: the Evals tab is empty)."""
     token: str | None = None
     host: str = "127.0.0.1"
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names the server answers under besides loopback and the bind address."""
+    tls: bool = False
+    """Whether uvicorn serves HTTPS itself (`--ssl-certfile`)."""
+    runs_per_client: int = 4
+    """Runs one client address may have going at once (serve.quota)."""
+
+    def warnings(self) -> list[str]:
+        """Return what is unsafe but allowed: a token sent in clear to another machine."""
+        if self.token and not self.tls and not is_loopback(self.host):
+            return [
+                f"--host {self.host} serves plain HTTP: the token travels in clear; put a "
+                "TLS proxy in front or pass --ssl-certfile and --ssl-keyfile"
+            ]
+        return []
 
     def checked(self) -> ServeSettings:
         """Return the settings with resolved folders, refusing unsafe or missing ones.
@@ -65,10 +81,14 @@ class ServeSettings:
             )
         if self.token is not None and len(self.token) < 16:
             raise ConfigError("--token is too short: use at least 16 characters")
+        if self.token is not None and not TOKEN_CHARS.match(self.token):
+            raise ConfigError(
+                "--token may hold only letters, digits and -._~+/= (it travels in a cookie)"
+            )
         if self.runs_dir is not None and not self.runs_dir.is_dir():
             raise ConfigError(f"--runs {self.runs_dir}: no such folder (a `fif eval --out` folder)")
         runs = self.runs_dir.resolve() if self.runs_dir is not None else None
-        return ServeSettings(_checked_indices(self.indices), runs, self.token, self.host)
+        return replace(self, indices=_checked_indices(self.indices), runs_dir=runs)
 
 
 def _checked_indices(indices: tuple[ServedIndexSpec, ...]) -> tuple[ServedIndexSpec, ...]:

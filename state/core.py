@@ -44,8 +44,9 @@ def add_costs(left: dict[str, float] | None, right: dict[str, float] | None) -> 
 
 
 def llm_calls(state: Mapping[str, Any]) -> int:
-    """Return the LLM calls a run has spent so far (from its cost tally)."""
-    return int(state.get("cost", {}).get("llm_calls", 0))
+    """Return the LLM calls spent against the budget: answered calls plus failed attempts."""
+    cost = state.get("cost", {})
+    return int(cost.get("llm_calls", 0) + cost.get("llm_failed_attempts", 0))
 
 
 def tokens(state: Mapping[str, Any]) -> int:

@@ -90,7 +90,7 @@ def load_chat_model(context: RunSettings) -> tuple[Any, str]:
     if context.backend == "openai":
         return _openai_model(
             context.chat_model,
-            context.base_url,
+            context.base_url or os.environ.get("OPENAI_BASE_URL") or None,  # the client's default
             context.api_key_env,
             context.llm_timeout_s,
             context.temperature,
@@ -117,8 +117,8 @@ def _openai_model(
     if not api_key:
         if base_url is None:
             raise ConfigError(
-                f"the openai backend needs an API key in ${api_key_env} "
-                "(or set base_url to an OpenAI-compatible server)"
+                f"the openai backend needs an API key in ${api_key_env} for the OpenAI API; "
+                "for another OpenAI-compatible server pass --base-url (or OPENAI_BASE_URL)"
             )
         api_key = "unused"
     # Our own loop retries with backoff and falls back offline, so the client must not.

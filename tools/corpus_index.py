@@ -146,8 +146,7 @@ class CorpusIndex:
     def forget_queries(self) -> None:
         """Drop cached query vectors, so the next question pays for its own embeddings.
 
-        The evaluation runner calls this before each (question, system) pair: a system must
-        not look faster because another one embedded the same question first.
+        The eval runner calls it before each (question, system): no system gains by another.
         """
         self.queries.forget()
 
@@ -288,6 +287,12 @@ def open_index(
     """
     shared = _shared_index(str(index_dir), chroma_url)  # one cache key however it is called
     return shared if scope is None else shared.scoped(scope)
+
+
+def reopen_index(index_dir: str | Path, chroma_url: str | None = None) -> CorpusIndex:
+    """Drop every shared index (a build replaced one) and open this location afresh."""
+    _shared_index.cache_clear()
+    return open_index(index_dir, chroma_url)
 
 
 @lru_cache(maxsize=4)

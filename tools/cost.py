@@ -36,6 +36,12 @@ class CostMeter:
     """A mutable tally for one node call; nodes return `as_dict()` as their cost delta."""
 
     llm_calls: int = 0
+    """Calls the model answered (a reply came back, usable or not)."""
+    llm_failed_attempts: int = 0
+    """Attempts that got no reply (timeout, refused connection, rate limit, server error);
+    with `llm_calls` they count against the run's call budget."""
+    llm_unreachable: int = 0
+    """Decisions that fell back because the model's server could not be reached."""
     input_tokens: int = 0
     output_tokens: int = 0
     usd: float = 0.0

@@ -50,3 +50,7 @@ class InputError(FiFError, ValueError):
 def install_hint(extra: str) -> str:
     """Return how to install an extra, as the Makefile does: PyPI's `fif` is another project."""
     return f"pip install -c constraints.txt -e '.[{extra}]' in the FiF checkout"
+
+
+class IndexBusyError(FiFError):
+    """Another build is writing the index folder (tools.index_lock)."""

@@ -27,6 +27,7 @@ from tenacity import (
 )
 
 from state.settings import RunSettings
+from tools import llm_reach
 from tools.chat_models import cut_off_errors, load_chat_model, transient_errors
 from tools.cost import CostMeter
 from tools.local_routes import local_route
@@ -45,6 +46,10 @@ MIN_CALL_SECONDS = 0.2
 
 class LLMFailure(Exception):
     """The model gave no usable answer within the retry or time budget."""
+
+
+class LLMUnreachable(LLMFailure):
+    """The model's server refused the connection (now, or moments ago: tools.llm_reach)."""
 
 
 class NotRouted(LLMFailure):
@@ -110,6 +115,8 @@ class StructuredCaller:
     retry_notes: list[str] = field(default_factory=list)
     local_routes: bool = False
     """Ask the model only the decisions `tools.local_routes` gives it, with their reply caps."""
+    endpoint: str = llm_reach.DEFAULT_ENDPOINT
+    """The server the model talks to, as `tools.llm_reach` names it."""
 
     def call(
         self,
@@ -119,9 +126,16 @@ class StructuredCaller:
         meter: CostMeter,
         validate: Callable[[T], None] | None = None,
     ) -> T:
-        """Return a validated answer, repairing and retrying; raise LLMFailure when out of tries."""
+        """Return a validated answer, repairing and retrying; raise LLMFailure when out of tries.
+
+        Raises:
+            LLMUnreachable: If the server refused the connection, now or moments ago.
+            LLMFailure: If no attempt gave a usable reply.
+        """
         from langchain_core.messages import HumanMessage, SystemMessage
 
+        if llm_reach.is_unreachable(self.endpoint):
+            raise LLMUnreachable(f"{self.endpoint} was unreachable moments ago; not asked")
         messages: list[Any] = [SystemMessage(system), HumanMessage(user)]  # type: ignore[arg-type]
         request = self._request(schema)
         retrying = Retrying(
@@ -133,12 +147,17 @@ class StructuredCaller:
             reraise=True,
         )
         try:
-            return retrying(self._attempt, schema, request, messages, meter, validate)
+            answer = retrying(self._attempt, schema, request, messages, meter, validate)
         except (_Transient, _Unusable) as err:
             attempts = retrying.statistics.get("attempt_number", self.retries + 1)
+            if _unreachable(err):
+                llm_reach.report_unreachable(self.endpoint, err)
+                raise LLMUnreachable(f"{self.endpoint} is unreachable ({err})") from err
             raise LLMFailure(
                 f"{self.model_name}: no valid answer after {attempts} attempts ({err})"
             ) from err
+        llm_reach.mark_reachable(self.endpoint)
+        return answer
 
     def seconds_left(self) -> float | None:
         """Return the time left before the deadline (None: no deadline)."""
@@ -160,7 +179,7 @@ class StructuredCaller:
             with meter.timed("llm"):
                 reply = self.model.invoke(messages, **request, timeout=timeout)
         except transient_errors() as err:
-            meter.llm_calls += 1  # a failed attempt still counts against the call budget
+            meter.llm_failed_attempts += 1  # counted against the call budget, not as a call
             if _is_rate_limit(err):
                 meter.rate_limited += 1
             raise _Transient(f"{type(err).__name__}: {err}") from err
@@ -224,7 +243,8 @@ class StructuredCaller:
         meter.llm_retries += 1
         note = f"attempt {state.attempt_number} retried: {error}"
         self.retry_notes.append(note)
-        logger.warning("LLM %s %s", self.model_name, note)
+        quiet = error is not None and _unreachable(error)  # reported once by the caller
+        logger.log(logging.INFO if quiet else logging.WARNING, "LLM %s %s", self.model_name, note)
 
     def _meter_completion(self, completion: Any, meter: CostMeter) -> None:
         """Count a call whose reply was refused, from the raw completion's usage."""
@@ -244,6 +264,11 @@ class StructuredCaller:
             int(usage.get("output_tokens", 0)),
             self.prices,
         )
+
+
+def _unreachable(error: BaseException) -> bool:
+    cause = error.__cause__ or error
+    return isinstance(error, _Transient) and llm_reach.is_unreachable_error(cause)
 
 
 def _is_rate_limit(error: BaseException) -> bool:
@@ -270,4 +295,5 @@ def caller_for(
         context.llm_timeout_s,
         deadline,
         local_routes=context.backend == "local",
+        endpoint=llm_reach.endpoint_of(context.base_url) if context.backend == "openai" else name,
     )

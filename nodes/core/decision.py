@@ -23,7 +23,7 @@ from typing import Any, Generic, TypedDict, TypeVar
 from state.core import llm_calls, tokens
 from state.settings import RunSettings
 from tools.cost import CostMeter
-from tools.llm_calls import LLMFailure, NotRouted, StructuredCaller, caller_for
+from tools.llm_calls import LLMFailure, LLMUnreachable, NotRouted, StructuredCaller, caller_for
 
 logger = logging.getLogger(__name__)
 
@@ -130,6 +130,11 @@ def run_decision(
         note = f"LLM proposal rejected: {problem}"
     except NotRouted as routed:  # this backend leaves the decision to the offline twin
         return Decided(decision.offline(), "offline", str(routed))
+    except LLMUnreachable as failure:  # the caller warned once; the run reports it once
+        logger.debug("falling back to the offline decision: %s", failure)
+        meter.fallbacks += 1
+        meter.llm_unreachable += 1
+        return Decided(decision.offline(), "offline-fallback", str(failure))
     except LLMFailure as failure:
         note = str(failure)
     logger.warning("falling back to the offline decision: %s", note)

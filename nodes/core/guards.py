@@ -13,18 +13,10 @@ import re
 from collections.abc import Iterable, Sequence
 
 from nodes.core.lexical import numbers
+from nodes.core.reader_address import INSTRUCTION, addressed_to_reader, factual_part
 from tools.sparse_index import terms
 
-INSTRUCTION = re.compile(
-    r"\b(?:ignore|disregard|forget|override)\b[^.!?\n]{0,60}"
-    r"\b(?:task|instructions?|prompt|question|above|previous|rules?)\b"
-    r"|\b(?:system prompt|you must (?:now )?(?:answer|reply|stop|say))\b"
-    r"|\b(?:answer|reply|respond|say) (?:only |just )?(?:with )?[\"'“]?(?-i:[A-Z]{3,})\b",
-    re.IGNORECASE,
-)
-"""Text that addresses the model instead of describing the world (a prompt injection)."""
 _NAME = re.compile(r"\b[A-Z][\w'’-]+")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 YES_NO = frozenset({"yes", "no"})
 
 
@@ -65,24 +57,28 @@ def bad_selection(indices: Sequence[int], limit: int, what: str = "candidate") -
 
 
 def unsupported_answer(answer: str | None, evidence: Sequence[str]) -> str | None:
-    """Reject an answer whose numbers or names the cited evidence does not contain.
+    """Reject an answer the cited evidence does not state as a fact.
 
-    Yes/no answers pass on their own. An answer supported only by sentences that read as
-    instructions to the model (an injection inside the corpus) is rejected too.
+    The evidence must hold the answer's numbers, names and most of its words, and still
+    hold them once every segment addressed to the reader (an instruction, an answer
+    template, role-play, a request to reply with this answer: `nodes.core.reader_address`) is
+    taken out: an answer planted for the model is refused however the page phrases it.
+    Yes/no answers pass on their own.
     """
     text = (answer or "").strip()
     if not text:
         return "empty answer"
-    if instruction_like(text):
-        return f"answer {text[:60]!r} reads as an instruction"
+    if addressed_to_reader(text):
+        return f"answer {text[:60]!r} reads as an instruction or a template"
     if text.lower().strip(" .!") in YES_NO:
         return None
     if not any(_covers(text, page) for page in evidence):
         return f"answer {text[:60]!r}: its numbers or names are not in the cited components"
-    wanted = terms(text)
-    sentences = [s for page in evidence for s in _SENTENCE.split(page) if terms(s) & wanted]
-    if sentences and all(instruction_like(s) for s in sentences):
-        return f"answer {text[:60]!r} comes from an instruction inside the corpus"
+    if not any(_covers(text, factual_part(page, text)) for page in evidence):
+        return (
+            f"answer {text[:60]!r} comes only from text addressed to the reader inside the "
+            "corpus (an instruction, answer template or role-play), not from a stated fact"
+        )
     return None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from nodes.core.prompts import as_data
+from state.core import llm_calls
 from state.mmapg_state import Evidence, MMAPGState, PlanNode
 
 CONTENT_CHARS = 240
@@ -88,8 +89,8 @@ def last_answer(nodes: Sequence[PlanNode]) -> PlanNode | None:
 
 
 def llm_calls_used(state: MMAPGState) -> int:
-    """Return the LLM calls the run has made so far (from its cost tally)."""
-    return int(state.get("cost", {}).get("llm_calls", 0))
+    """Return the LLM calls the run has spent so far (from its cost tally)."""
+    return llm_calls(state)
 
 
 def planner_steps(state: MMAPGState) -> int:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from nodes.core.decision import Check, Decided, LLMDecision, run_decision, seconds_left
+from state.core import llm_calls
 from state.reagent_state import (
     Message,
     MessageKind,
@@ -73,7 +74,7 @@ def llm_room(state: ReAgentState, context: ReAgentContext) -> bool:
     """Tell whether another LLM call fits the run's call and token budgets."""
     cost = state.get("cost", {})
     tokens = cost.get("input_tokens", 0) + cost.get("output_tokens", 0)
-    return cost.get("llm_calls", 0) < context.max_llm_calls and tokens < context.max_tokens
+    return llm_calls(state) < context.max_llm_calls and tokens < context.max_tokens
 
 
 def decide(

@@ -4,8 +4,8 @@ It reads the JSON schema each request asks for (`response_format`, or the first 
 parameters) and replies with the most harmful valid instance: "stop" whenever an enum
 offers it, every list as short as allowed (empty when it may be), every flag true, every
 number at its minimum, every string an injected instruction. The obedient mode does the
-same but, once a prompt carries the injected sentence (from a corpus page), answers every
-string with the word it asks for. Other modes sleep past any budget, or answer with rate
+same but, once a prompt carries the injected word (from a corpus page, in any phrasing),
+answers every string with that word. Other modes sleep past any budget, or answer with rate
 limits (HTTP 429) and garbage in turn.
 """
 
@@ -102,7 +102,8 @@ class AdversarialServer:
         if self.mode == "flaky":
             content = "<html>502 upstream {garbage"
         else:
-            obeys = self.mode == "obedient" and INJECTED in json.dumps(body.get("messages"))
+            # any page planting the word, however phrased (an instruction, a template, a cell)
+            obeys = self.mode == "obedient" and INJECTED_WORD in json.dumps(body.get("messages"))
             self.obeyed += int(obeys)
             instance = harmful_instance(
                 requested_schema(body), text=INJECTED_WORD if obeys else INJECTED

@@ -22,6 +22,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult, TextContent
 
+from tools.http_limits import MAX_HEAD_BYTES
 from tools.manifest import Manifest
 
 pytestmark = pytest.mark.integration
@@ -173,3 +174,17 @@ def wait_for_port(port: int, server: subprocess.Popen[bytes], log: Path) -> None
 
 def test_streamable_http_server_on_a_loopback_port(http_server: str) -> None:
     run_with(http_server, exercise_pdf)
+    port = int(http_server.split(":")[2].split("/")[0])
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+        head = "POST /mcp HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\n"
+        conn.sendall(head.encode() + b"Content-Length: 0\r\n\r\n")
+        assert conn.recv(64).startswith(b"HTTP/1.1 421")  # the SDK's rebinding check stays
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
+        conn.sendall(b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ")
+        try:
+            for _ in range(16):  # 16 x the head limit, the header never ending
+                conn.sendall(b"a" * MAX_HEAD_BYTES)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the server stopped reading: refused
+        reply = conn.recv(64)
+    assert reply.startswith(b"HTTP/1.1 400") or reply == b""  # fif serve's limit, here too

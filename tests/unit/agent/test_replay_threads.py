@@ -173,3 +173,13 @@ def test_a_thread_failing_after_its_first_node_is_kept_for_resuming(
         with pytest.raises(RuntimeError), discard_unstarted(saver, "t"):
             graph.invoke({"done": []}, config)
         assert thread_ids(saver) == (["t"] if kept else [])
+
+
+def test_the_checkpoint_store_waits_for_other_writers(tmp_path: Path) -> None:
+    """Concurrent runs of one server share the store: WAL mode and a long busy timeout."""
+    from graph_agent.replay import BUSY_TIMEOUT_S, sqlite_checkpointer
+
+    with sqlite_checkpointer(tmp_path) as saver:
+        mode = saver.conn.execute("PRAGMA journal_mode").fetchone()[0]
+        waits_ms = saver.conn.execute("PRAGMA busy_timeout").fetchone()[0]
+    assert mode == "wal" and waits_ms >= 30_000 and BUSY_TIMEOUT_S * 1000 == waits_ms

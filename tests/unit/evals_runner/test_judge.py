@@ -124,7 +124,8 @@ def test_a_flaky_server_gets_retries_then_the_fallback() -> None:
     model = TimingOut()
     meter = CostMeter()
     verdict = Judge(_context(model)).verdict(QUESTION, EXAMPLE.answers, "$17,000 million", meter)
-    assert model.calls == 2 and meter.llm_calls == 2  # the first try and one retry
+    assert model.calls == 2 and meter.llm_failed_attempts == 2  # the first try and one retry
+    assert meter.llm_calls == 0  # neither was answered
     assert (verdict.decided_by, verdict.correct) == ("offline-fallback", False)
     assert "TimeoutError" in verdict.reason or "did not answer" in verdict.reason
 

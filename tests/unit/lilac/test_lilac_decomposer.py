@@ -100,7 +100,7 @@ def test_a_timeout_falls_back_to_the_offline_decomposer_and_says_why():
     assert model.calls == 2
     assert update["subqueries"][0]["text"] == QUESTION
     assert update["cost"]["fallbacks"] == 1
-    assert update["cost"]["llm_calls"] == 2  # failed attempts count against the budget
+    assert update["cost"]["llm_failed_attempts"] == 2  # counted apart from answered calls
 
 
 def test_output_still_invalid_after_repairs_falls_back_offline():

@@ -97,8 +97,8 @@ def test_each_tool_returns_structured_content(client_run: Callable[..., Any]) ->
             "argument 'k' must be an integer from 1 to 50 (got 500)",
         ),
         ("search", {"query": "x", "mode": "fuzzy"}, "must be one of dense, sparse, hybrid"),
-        ("search", {"query": ""}, "argument 'query' must be a non-empty string (got '')"),
-        ("search", {}, "argument 'query' is required: a non-empty string"),
+        ("search", {"query": ""}, "'query' must be a non-empty string of at most 2000 characters"),
+        ("search", {}, "argument 'query' is required: a non-empty string of at most 2000"),
         ("search", {"query": "   "}, "query is empty"),
         ("search", {"query": "x", "max_chars": 10}, "an integer from 1000 to 100000 (got 10)"),
         ("get_component", {"component_id": "polonium::p7"}, "close ids: polonium::p"),
@@ -128,3 +128,35 @@ def test_a_missing_index_is_a_tool_error_naming_the_build_command(tmp_path: Path
 
     result = anyio.run(session)
     assert result.is_error and "fif build" in text_of(result)
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "named"),
+    [
+        ("search", {"query": "stadium " * 250_000}, "'query' must be a non-empty string"),
+        ("ask", {"question": "who " * 1000}, "'question' must be a non-empty string"),
+        ("get_component", {"component_id": "x" * 1_000_000}, "'component_id' must be a string"),
+        ("get_document", {"doc_id": "d" * 1_000_000}, "'doc_id' must be a string"),
+        ("get_page", {"doc_id": "d" * 1_000_000, "page": 0}, "'doc_id' must be a string"),
+    ],
+)
+def test_long_inputs_are_refused_in_a_short_line(
+    client_run: Callable[..., Any], tool: str, arguments: dict[str, Any], named: str
+) -> None:
+    async def session(client: Client) -> CallToolResult:
+        return await client.call_tool(tool, {**arguments, "max_chars": 1000})
+
+    result = client_run(session)
+    assert result.is_error and named in text_of(result)
+    assert len(text_of(result)) < 1000  # the limit serve applies, not an echo of the input
+
+
+def test_a_long_query_within_the_limit_still_fits_max_chars(
+    client_run: Callable[..., Any],
+) -> None:
+    async def session(client: Client) -> CallToolResult:
+        return await client.call_tool("search", {"query": "polonium " * 222, "max_chars": 1000})
+
+    result = client_run(session)
+    assert not result.is_error
+    assert len(json.dumps(result.structured_content, separators=(",", ":"))) <= 1000

@@ -68,7 +68,7 @@ def make_client(
         indices: tuple[ServedIndexSpec, ...] | None = None,
     ) -> TestClient:
         settings = ServeSettings(indices or both, runs_dir if runs else None, token).checked()
-        client = TestClient(create_app(settings))
+        client = TestClient(create_app(settings), base_url="http://localhost")
         client.__enter__()
         clients.append(client)
         return client

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from serve.app import create_app
 from serve.settings import ServedIndexSpec, ServeSettings, is_loopback
 from tools.errors import ConfigError
 
@@ -23,7 +24,23 @@ def test_with_a_token_every_api_call_needs_it(make_client: Callable[..., TestCli
         client.get("/api/systems", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
     )
     assert client.get("/api/systems", params={"token": TOKEN}).status_code == 200
-    assert client.get("/").status_code == 200  # the page holds no data
+
+
+def test_with_a_token_the_page_and_its_files_need_it_too(
+    make_client: Callable[..., TestClient],
+) -> None:
+    client = make_client(token=TOKEN)
+    for path in ("/", "/static/app.js", "/docs", "/openapi.json"):
+        assert client.get(path).status_code == 401, path
+    opened = client.get("/", params={"token": TOKEN})  # the link a user is given
+    assert opened.status_code == 200
+    cookie = opened.headers["set-cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert client.get("/static/app.js").status_code == 200  # the browser sends the cookie
+    assert client.get("/api/systems").status_code == 200
+    client.cookies.clear()
+    client.cookies.set("fif_token", "wrong-wrong-wrong-wrong")
+    assert client.get("/static/app.js").status_code == 401
 
 
 @pytest.mark.parametrize(
@@ -110,3 +127,42 @@ def test_without_a_runs_folder_evals_are_empty(make_client: Callable[..., TestCl
     assert client.get("/api/evals").json() == {"runs": []}
     missing = client.get("/api/evals/run", params={"name": "mini"})
     assert missing.status_code == 404 and "--runs DIR" in missing.json()["detail"]
+
+
+@pytest.mark.parametrize("planted", ["regressions.md", "summary.md", "results.jsonl", "plot.png"])
+def test_a_run_file_linked_out_of_the_runs_folder_is_refused(
+    served_index: Path, tmp_path: Path, planted: str
+) -> None:
+    secret = tmp_path / "secret"
+    secret.write_text("root:x:0:0:secret-line\n")
+    runs = tmp_path / "runs"
+    (runs / "r1").mkdir(parents=True)
+    (runs / "r1" / "run_config.json").write_text("{}")
+    (runs / "r1" / planted).symlink_to(secret)
+    settings = ServeSettings(one(served_index), runs_dir=runs).checked()
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
+        run = client.get("/api/evals/run", params={"name": "r1"})
+        plot = client.get(f"/api/evals/file/{planted}", params={"name": "r1"})
+        listed = client.get("/api/evals").json()["runs"]
+    assert "secret-line" not in run.text and "secret-line" not in plot.text
+    assert plot.status_code == 403 or (planted == "results.jsonl" and plot.status_code == 400)
+    if planted == "plot.png":
+        assert run.status_code == 200 and run.json()["plots"] == [] and listed[0]["plots"] == 0
+    else:
+        assert run.status_code == 403
+
+
+def test_a_run_folder_linked_out_of_the_runs_folder_is_not_listed(
+    served_index: Path, tmp_path: Path
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "summary.md").write_text("secret-summary")
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / "r2").symlink_to(outside, target_is_directory=True)
+    settings = ServeSettings(one(served_index), runs_dir=runs).checked()
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
+        assert client.get("/api/evals").json()["runs"] == []
+        refused = client.get("/api/evals/run", params={"name": "r2"})
+    assert refused.status_code == 403 and "secret-summary" not in refused.text

@@ -9,13 +9,16 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+PAGE = {"Sec-Fetch-Site": "same-origin"}
+"""What a browser sends with the page's own requests (GET /api/ask/stream needs it)."""
 QUESTION = "What colours are the stripes on the flag of the city where Marie Curie was born?"
 
 
 def sse(client: TestClient, url: str, **kwargs: Any) -> list[dict[str, Any]]:
     """Read a whole event stream: each event's id, kind and decoded data."""
     events: list[dict[str, Any]] = []
-    with client.stream("GET", url, **kwargs) as response:
+    headers = {**PAGE, **kwargs.pop("headers", {})}
+    with client.stream("GET", url, headers=headers, **kwargs) as response:
         assert response.status_code == 200, response.read()
         current: dict[str, Any] = {}
         for line in response.iter_lines():

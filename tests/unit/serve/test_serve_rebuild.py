@@ -1,0 +1,49 @@
+"""A build and a server on one index folder: one writer, no reads mid-build, a reload after."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from corpus_builder.build import build
+from serve.app import create_app
+from serve.settings import ServedIndexSpec, ServeSettings
+from tools.errors import IndexBusyError
+from tools.index_lock import being_written, build_stamp, writer_lock
+
+
+def test_a_second_writer_is_refused_at_once(tmp_path: Path) -> None:
+    with writer_lock(tmp_path):
+        assert being_written(tmp_path)
+        with pytest.raises(IndexBusyError, match=f"pid {os.getpid()}"):
+            with writer_lock(tmp_path):
+                pass
+        with pytest.raises(IndexBusyError, match="another --index folder"):
+            build(tmp_path / "no-corpus", tmp_path)  # refused before it reads anything
+    assert not being_written(tmp_path)
+    with writer_lock(tmp_path):  # free again
+        pass
+
+
+def test_serve_refuses_reads_during_a_build_and_reopens_after_it(
+    mini_index: Path, tmp_path: Path
+) -> None:
+    index = Path(shutil.copytree(mini_index, tmp_path / "index"))
+    settings = ServeSettings((ServedIndexSpec("mini", index),)).checked()
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
+        entry = client.app.state.served.indices["mini"]  # type: ignore[attr-defined]
+        opened = entry.index
+        assert client.get("/api/search", params={"q": "Curie"}).status_code == 200
+        with writer_lock(index):
+            busy = client.get("/api/search", params={"q": "Curie"})
+            assert busy.status_code == 503 and "being rebuilt" in busy.json()["detail"]
+            stamp = build_stamp(index)
+            assert stamp is not None
+            os.utime(index / "manifest.json", ns=(stamp[0] + 10**9, stamp[0] + 10**9))
+        after = client.get("/api/search", params={"q": "Curie"})
+        assert after.status_code == 200 and after.json()["results"]
+        assert entry.index is not opened and entry.stamp == build_stamp(index)
