@@ -64,6 +64,7 @@ class DocumentRecord(BaseModel):
     components: list[dict[str, Any]] = Field(default_factory=list)
     facts: list[str] = Field(default_factory=list)
     page_count: int = 0
+    filing: dict[str, Any] = Field(default_factory=dict)
 
 
 def read_bundle(corpus_file: Path, report: IngestReport, guard: ImageGuard) -> Iterator[Document]:
@@ -121,7 +122,10 @@ def _to_document(
         return None
     title = record.title.strip() or doc_id.replace("_", " ")
     facts = tuple(record.facts)
-    return Document(doc_id, title, record.url, tuple(components), where, facts, record.page_count)
+    return Document(
+        doc_id, title, record.url, tuple(components), where, facts, record.page_count,
+        record.filing,
+    )  # fmt: skip
 
 
 def _to_component(

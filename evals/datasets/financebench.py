@@ -110,6 +110,8 @@ def _draft(documents: Iterable[Document], info: Mapping[str, dict[str, Any]]) ->
         if document.facts:
             record["facts"] = list(document.facts)
         record["page_count"] = document.page_count
+        if document.filing:
+            record["filing"] = dict(document.filing)
         for component in document.components:
             fields = component_record(component)
             cid, kind = fields.pop("component_id"), fields.pop("type")
