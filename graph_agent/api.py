@@ -44,10 +44,12 @@ def ask(
     bound to it per call, without compiling again. The question is declared for embedding
     before the graph starts.
     """
+    from graph_agent.filing_scope import with_filing_scope
     from graph_agent.graph import fif_graph
     from tools.corpus_index import open_index
 
     question = require_question(question)
+    context = with_filing_scope(context, question)
     # the first hop's first need is the question's vector: the helper starts on it now,
     # 1.6 ms before the planner would declare it (tools.query_vectors)
     open_index(context.index_dir, context.chroma_url).prefetch_queries([question])
