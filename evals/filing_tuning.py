@@ -59,7 +59,7 @@ def hits(views: Views, questions: Sequence[FilingQuestion], weights: PageWeights
         found[setting] = sum(
             int(
                 recall_at_k(
-                    [p.key for p in fuse_views(by_qid[q.qid], weights)[:PAGE_K]],
+                    [p.key for p in fuse_views(by_qid[q.qid], weights, PAGE_K)],
                     q.gold_pages,
                     PAGE_K,
                 )

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 
 import numpy as np
@@ -77,6 +77,12 @@ class PageViews:
     pages: list[FilingPage]
     values: dict[str, np.ndarray]
     best_chunk: list[str]
+    reciprocal: dict[str, np.ndarray] = field(default_factory=dict)
+    """Each view's reciprocal-rank scores, computed once (a weight set only re-weighs them)."""
+
+    def __post_init__(self) -> None:
+        """Turn each view's values into its reciprocal-rank scores."""
+        self.reciprocal.update({view: _rrf(values) for view, values in self.values.items()})
 
 
 ChunkScores = Callable[[list[str]], dict[str, float]]
@@ -104,17 +110,19 @@ def page_views(
     return PageViews(pages, values, best_chunk)
 
 
-def fuse_views(views: PageViews, weights: PageWeights | None = None) -> list[RankedPage]:
-    """Return the pages ranked by the weighted fusion of their views, best first."""
+def fuse_views(
+    views: PageViews, weights: PageWeights | None = None, limit: int | None = None
+) -> list[RankedPage]:
+    """Return the pages ranked by the weighted fusion of their views, best first (top limit)."""
     weights = weights or PageWeights()
     pages = views.pages
     fused = np.zeros(len(pages))
     for view in weights.views():
         weight = getattr(weights, view)
         if weight:
-            fused += weight * _rrf(views.values[view])
-    chunk = views.values["chunk"]
-    order = sorted(range(len(pages)), key=lambda i: (-fused[i], -chunk[i], pages[i].key))
+            fused += weight * views.reciprocal[view]
+    # best fused first, then best chunk, then reading order (documents as given, page order)
+    order = np.lexsort((np.arange(len(pages)), -views.values["chunk"], -fused))
     return [
         RankedPage(
             pages[i].key,
@@ -122,7 +130,7 @@ def fuse_views(views: PageViews, weights: PageWeights | None = None) -> list[Ran
             float(fused[i]),
             _component(pages[i], views.best_chunk[i]),
         )
-        for i in order
+        for i in order[:limit]
     ]
 
 
