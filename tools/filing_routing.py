@@ -51,34 +51,51 @@ class FilingRoute:
 
 @lru_cache(maxsize=4096)
 def company_names(registrant: str) -> tuple[str, ...]:
-    """Return the lower-case forms a question may name a registrant by."""
+    """Return the lower-case forms a question may name a registrant by, longest first."""
+    full, short = _name_forms(registrant)
+    return tuple(sorted(full | short, key=len, reverse=True))
+
+
+@lru_cache(maxsize=4096)
+def _name_forms(registrant: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Return (full forms, short forms): initials, 2+2 letters and the first word are short."""
     core = registrant.strip()
     while (trimmed := _SUFFIXES.sub("", core)) != core:
         core = trimmed
-    core = re.sub(r"^the\s+", "", core, flags=re.I).strip(" ,.")
+    core = re.sub(r"^the\s+", "", core, flags=re.I).strip(" ,.&")
     words = re.findall(r"[A-Za-z0-9]+", core)
     if not words:
-        return ()
+        return frozenset(), frozenset()
     lowered = [w.lower() for w in words]
-    names = {" ".join(lowered), "".join(lowered), core.lower()}
+    full = {" ".join(lowered), "".join(lowered), core.lower()}
+    short: set[str] = set()
     if len(words) >= 2:
         initials = "".join(w[0] for w in lowered)
         if len(initials) >= MIN_WORD_NAME:
-            names.add(initials)
+            short.add(initials)
         if "&" in core:
-            names |= {"&".join(w[0] for w in lowered), "n".join(w[0] for w in lowered)}
+            short |= {"&".join(w[0] for w in lowered), "n".join(w[0] for w in lowered)}
         if len(words) == 2 and all(len(w) >= 2 for w in lowered):
-            names.add(lowered[0][:2] + lowered[1][:2])
+            short.add(lowered[0][:2] + lowered[1][:2])
         if len(lowered[0]) >= MIN_WORD_NAME and lowered[0] not in _GENERIC_FIRST_WORDS:
-            names.add(lowered[0])
-    return tuple(sorted(names, key=len, reverse=True))
+            short.add(lowered[0])
+    return frozenset(full), frozenset(short - full)
 
 
 def names_question(identity: FilingIdentity, question: str) -> bool:
-    """Tell whether a question names the filing's registrant (or prints its ticker)."""
+    """Tell whether a question names the filing's registrant (or prints its ticker).
+
+    A short form counts only where the question writes it as a name, with a capital
+    ("Best Buy" -> "Best", never "the best"; "AMD", "JnJ", "Amex").
+    """
+    full, short = _name_forms(identity.registrant)
     lowered = question.lower()
-    for name in company_names(identity.registrant):
+    for name in full:
         if re.search(r"(?<![\w&])" + re.escape(name) + r"(?![\w&])", lowered):
+            return True
+    for name in short:
+        pattern = r"(?<![\w&])" + re.escape(name) + r"(?![\w&])"
+        if any(not found.group(0).islower() for found in re.finditer(pattern, question, re.I)):
             return True
     return any(re.search(rf"\b{re.escape(t)}\b", question) for t in identity.tickers)
 

@@ -68,3 +68,11 @@ def test_read_question_periods_and_forms() -> None:
     assert (asked.event_date, asked.forms[0], asked.year) == ("2022-07-01", "8-K", 2022)
     asked = read_question("Which debt was largest in H1 FY2023 and FY2022?")
     assert (asked.quarter, asked.years, asked.year) == (2, (2023, 2022), 2023)
+
+
+def test_a_short_name_counts_only_when_written_as_a_name() -> None:
+    best_buy = {"BBY_2023_10K": FilingIdentity("BEST BUY CO., INC.", (), "10-K", 2023)}
+    assert route(best_buy, "What is the best measure of liquidity in FY2023?") is None
+    found = route(best_buy, "What was Best's FY2023 revenue?")
+    assert found is not None and found.documents == ("BBY_2023_10K",)
+    assert "jpmorgan chase" in company_names("JPMorgan Chase & Co.")
