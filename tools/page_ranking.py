@@ -46,12 +46,17 @@ RRF_K = 20
 
 @dataclass(frozen=True)
 class PageWeights:
-    """How much each view of a page counts in its fused score (0 turns a view off)."""
+    """How much each view of a page counts in its fused score (0 turns a view off).
+
+    The defaults are the weights two of the three company-fold rounds chose on their two
+    tuning folds (docs/filings.md). Lines and periods are off: in each round, zeroing them
+    gained held-out hits (their rules were dropped); tuning may still try them.
+    """
 
     chunk: float = 1.0
-    words: float = 1.0
-    lines: float = 0.5
-    periods: float = 0.25
+    words: float = 0.5
+    lines: float = 0.0
+    periods: float = 0.0
     statement: float = 0.5
     filing: float = 1.0
 
