@@ -37,7 +37,7 @@ class CrudeAnchor:
             self.vectors = np.load(vectors_file)
             return
         pages, texts = _chunks(sorted(pdf_dir.glob("*.pdf")))
-        logger.info("crude anchor: embedding %d chunks of %d PDFs", len(texts), len(set(pages)))
+        logger.info("crude anchor: embedding %d chunks of %d pages", len(texts), len(set(pages)))
         parts = [
             index.text_embedder.embed(texts[start : start + BATCH])
             for start in range(0, len(texts), BATCH)
