@@ -13,6 +13,7 @@ import logging
 from pathlib import Path
 
 from corpus_builder.pdf_pages import PdfFile
+from tools.component_terms import sync_component_terms
 from tools.filing_identity import REGISTRANT_PAGES, FilingIdentity, read_identity
 from tools.layered_graph import LayeredGraph
 
@@ -27,6 +28,8 @@ def pdf_filing(pdf: PdfFile, title: str = "") -> FilingIdentity:
 
 def annotate_graph(graph_file: Path, pdf_dir: Path) -> int:
     """Add each PDF document's filing identity to a saved graph; return how many were added.
+
+    The index's component-terms store is brought up to date with the rewritten graph file.
 
     Args:
         graph_file: The index's graph.json.
@@ -47,4 +50,8 @@ def annotate_graph(graph_file: Path, pdf_dir: Path) -> int:
         node["filing"] = pdf_filing(read_pdf(path), str(node.get("title", ""))).as_dict()
         added += 1
     graph.save(graph_file)
+    if (
+        graph_file.parent / "manifest.json"
+    ).is_file():  # the terms store follows the graph's digest
+        sync_component_terms(graph_file.parent, graph, graph_file)
     return added

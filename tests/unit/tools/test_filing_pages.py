@@ -125,3 +125,22 @@ def test_scope_and_page_order_of_a_system_ranking(index: CorpusIndex, filings_in
     order = page_first(scoped, QUESTION, risk, k=3)
     pages = list(dict.fromkeys(key for c in order for key in index.graph.page_keys(c)))
     assert pages[:2] == ["zeta_2023_10k#3", "zeta_2023_10k#1"]  # its own page, then the sheet
+
+
+def test_an_index_built_without_identities_gets_them_without_rebuilding(
+    filings_index: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    from corpus_builder.filing_identity import annotate_graph
+    from tools.layered_graph import LayeredGraph
+
+    index_dir = tmp_path / "index"
+    shutil.copytree(filings_index, index_dir)
+    graph = LayeredGraph.load(index_dir / "graph.json")
+    for doc_id in graph.documents():
+        graph.g.nodes[doc_id].pop("filing", None)
+    graph.save(index_dir / "graph.json")
+    assert annotate_graph(index_dir / "graph.json", filings_index.parent) == 2
+    annotated = LayeredGraph.load(index_dir / "graph.json")
+    assert annotated.g.nodes["acme_2023_10k"]["filing"]["registrant"] == "ACME WIDGETS, INC."
