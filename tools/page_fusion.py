@@ -18,6 +18,7 @@ from state.context import Context
 from state.fif_state import Ranked, ranked_entry
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
+from tools.errors import ConfigError
 from tools.filing_catalog import filings_of, route_question
 from tools.page_ranking import RRF_K, PageWeights, rank_pages
 
@@ -96,6 +97,10 @@ def page_first_ranked(
     if not context.page_ranking or not ranking:
         return list(ranking)
     settings = dict(context.page_weights)
+    unknown = set(settings) - {*PageWeights().views(), "system"}
+    if unknown:
+        known = ", ".join([*PageWeights().views(), "system"])
+        raise ConfigError(f"page_weights: unknown view(s) {sorted(unknown)}; use {known}")
     fusion = PageFusion(system=settings.pop("system", PageFusion.system))
     order = page_first(
         index,

@@ -144,3 +144,14 @@ def test_an_index_built_without_identities_gets_them_without_rebuilding(
     assert annotate_graph(index_dir / "graph.json", filings_index.parent) == 2
     annotated = LayeredGraph.load(index_dir / "graph.json")
     assert annotated.g.nodes["acme_2023_10k"]["filing"]["registrant"] == "ACME WIDGETS, INC."
+
+
+def test_an_unknown_page_weight_is_refused(index: CorpusIndex, filings_index: Path) -> None:
+    from state.fif_state import ranked_entry
+    from tools.errors import ConfigError
+    from tools.page_fusion import page_first_ranked
+
+    context = Context(index_dir=str(filings_index), page_weights={"chunks": 1.0})
+    entry = ranked_entry("zeta_2023_10k::p0", "zeta_2023_10k", "paragraph", 1.0)
+    with pytest.raises(ConfigError, match="chunks"):
+        page_first_ranked(index, QUESTION, [entry], context)
