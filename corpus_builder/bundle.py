@@ -67,6 +67,7 @@ class DocumentRecord(BaseModel):
     source_file: str = ""
     """Optional path, inside the bundle folder, of the file the document was read from (a
     PDF): the index records it, so `fif serve` shows its pages whatever built the index."""
+    filing: dict[str, Any] = Field(default_factory=dict)
 
 
 def read_bundle(corpus_file: Path, report: IngestReport, guard: ImageGuard) -> Iterator[Document]:
@@ -127,7 +128,10 @@ def _to_document(
     source = where
     if record.source_file:
         source = _source_file(record.source_file, guard.root, where, report)
-    return Document(doc_id, title, record.url, tuple(components), source, facts, record.page_count)
+    return Document(
+        doc_id, title, record.url, tuple(components), source, facts, record.page_count,
+        record.filing,
+    )  # fmt: skip
 
 
 def _source_file(relative: str, bundle: Path, where: str, report: IngestReport) -> str:

@@ -25,6 +25,8 @@ def document_record(document: Document) -> dict[str, Any]:
         record["facts"] = list(document.facts)
     if document.page_count:
         record["page_count"] = document.page_count
+    if document.filing:
+        record["filing"] = dict(document.filing)
     return record
 
 

@@ -13,6 +13,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
+from corpus_builder.filing_identity import pdf_filing
 from corpus_builder.pdf_contents import contents_headings
 from corpus_builder.pdf_furniture import strip_furniture
 from corpus_builder.pdf_layout import Block, BlockWalker
@@ -88,8 +89,9 @@ def read_pdf_document(
     title, facts = document_title(lines, pdf.title, path.stem)
     components = _components(doc_id, blocks, pdf)
     return Document(
-        doc_id, title, "", components, source=str(path), facts=facts, page_count=len(pdf.pages)
-    )
+        doc_id, title, "", components, source=str(path), facts=facts,
+        page_count=len(pdf.pages), filing=pdf_filing(pdf, title).as_dict(),
+    )  # fmt: skip
 
 
 def _pages(pages: list[int]) -> str:

@@ -202,7 +202,8 @@ def ask(
         **ablation_switches(system, ablation),
     }
     if server:  # the request takes the run settings; the rest must be unset
-        return ask_on_server(server, question, system, (thread, continue_thread), overrides, as_json)
+        on_thread = (thread, continue_thread)
+        return ask_on_server(server, question, system, on_thread, overrides, as_json)
     context = spec.context(overrides)
     result = run_system(system, question, context, thread, continue_thread)
     _report(open_index(str(index), chroma_url), result, as_json)

@@ -16,6 +16,7 @@ from langgraph.types import RetryPolicy
 
 from graph_agent.binding import run_on_thread, with_checkpointer
 from graph_agent.context_check import checks_context
+from graph_agent.filing_scope import with_filing_scope
 from graph_agent.results import RunResult, result_from_state
 from graph_agent.timing import timed_node
 from nodes.extraction.extractor import extractor
@@ -82,6 +83,7 @@ def ask_extraction(
     checkpointer: Any = None,
 ) -> RunResult:
     """Run the loop on one question: ranking, answer, trace (findings in subqueries), cost."""
+    context = with_filing_scope(context, question)
     run = run_on_thread(graph, question, context, thread_id, checkpointer)
     return result_from_state(
         run.final, run.thread_id, run.latency_ms, "trace", run.final.get("verdicts", [])

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from state.ids import ComponentKind, SubcomponentKind
 
@@ -99,6 +100,9 @@ class Document:
     """Short facts the summary opens with (a PDF's filer, form and period)."""
     page_count: int = 0
     """Page count of a PDF document; 0 for other documents."""
+    filing: Mapping[str, Any] = field(default_factory=dict)
+    """A filing's identity read from its first pages (tools.filing_identity.FilingIdentity
+    as a dict: registrant, form, fiscal period, where each was read); empty otherwise."""
 
 
 @dataclass

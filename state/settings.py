@@ -40,6 +40,25 @@ class RunSettings(BaseModel):
         description="Search only these documents (FinanceBench's single-document setting: "
         "the question's own filings); None = the whole index.",
     )
+    filing_routing: bool = Field(
+        True,
+        description="With no doc_scope, search only the filings of the company a question "
+        "names (registrant, ticker or short name read from each filing's cover), best "
+        "fitting period and form first; a question naming no indexed company searches all.",
+    )
+    page_ranking: bool = Field(
+        False,
+        description="Reorder the final ranking of filings page by page: the system's pages "
+        "fused with the page ranking (best chunk, words, line items, periods, statement, "
+        "filing). Documents without a filing identity keep the system's order. Off until "
+        "measured inside FiF and the extraction loop (docs/filings.md).",
+    )
+    page_weights: dict[str, float] = Field(
+        default_factory=dict,
+        description="Weights of the page ranking's views by name (chunk, words, lines, "
+        "periods, statement, filing, and system: the system's own page order); the ones "
+        "not given keep tools.page_ranking.PageWeights' defaults.",
+    )
     backend: Backend = Field("offline", description="Who makes the reasoning decisions.")
     chat_model: str = Field("gpt-5-mini", description="Model name for the openai backend.")
     base_url: str | None = Field(None, description="OpenAI-compatible server URL (openai backend).")

@@ -69,6 +69,8 @@ class LayeredGraph:
             url=document.url,
             text=summary,
         )
+        if document.filing:
+            self.g.nodes[document.doc_id]["filing"] = dict(document.filing)
         if document.page_count:
             self.g.nodes[document.doc_id]["page_count"] = document.page_count
             if document.source.lower().endswith(".pdf"):  # bundles name a line, not a file

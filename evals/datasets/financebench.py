@@ -135,6 +135,8 @@ def _draft(
         if document.facts:
             record["facts"] = list(document.facts)
         record["page_count"] = document.page_count
+        if document.filing:
+            record["filing"] = dict(document.filing)
         for component in document.components:
             fields = component_record(component)
             cid, kind = fields.pop("component_id"), fields.pop("type")

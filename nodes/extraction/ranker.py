@@ -25,6 +25,8 @@ from state.extraction_state import (
     Finding,
     Searched,
 )
+from tools.corpus_index import open_index
+from tools.page_fusion import page_first_ranked
 from tools.rank_fusion import fused_order
 
 SEARCH_WEIGHT = 2
@@ -86,6 +88,8 @@ def ranker(state: ExtractionState, runtime: Runtime[ExtractionContext]) -> Ranke
     cited = verdict["sources"] if verdict and verdict["status"] == "answer" else []
     findings = state.get("findings", [])
     ranking = ranked_components(findings, state.get("searched", []), context.top_k)
+    index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
+    ranking = page_first_ranked(index, state["question"], ranking, context)
     from_findings = len(
         {f["component_id"] for f in findings} & {r["component_id"] for r in ranking}
     )

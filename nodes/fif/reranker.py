@@ -17,6 +17,7 @@ from state.views import subquery_finds
 from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 from tools.llm_calls import StructuredCaller
+from tools.page_fusion import page_first_ranked
 
 
 class RerankerUpdate(TypedDict, total=False):
@@ -47,6 +48,7 @@ def reranker(state: FiFState, runtime: Runtime[FiFContext]) -> RerankerUpdate:
         context.tuning,
         finds,
     )
+    offline = page_first_ranked(index, state["question"], offline, context)
     decided = decide(
         state,
         context,

@@ -1,0 +1,103 @@
+"""Honest tuning of the page ranking's weights: chosen on two company folds, reported on the third.
+
+The views of every page are computed once per question and setting
+(`tools.page_ranking.page_views`); a weight grid is then only a re-fusion. In each round
+the weights with the most page-R@5 hits on the two tuning folds (both settings pooled) win,
+ties going to the fewest changes from the defaults; the held-out fold is scored with them.
+A view is kept only if zeroing it in each round's chosen weights loses hits on the
+held-out folds, pooled over the three rounds.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from evals.filing_eval import PAGE_K, FilingQuestion
+from evals.filing_folds import rounds
+from evals.metrics import recall_at_k
+from tools.page_ranking import PageViews, PageWeights, fuse_views
+
+GRID: dict[str, tuple[float, ...]] = {
+    "words": (0.0, 0.5, 1.0),
+    "lines": (0.0, 0.5, 1.0),
+    "periods": (0.0, 0.25, 0.5),
+    "statement": (0.0, 0.5, 1.0),
+    "filing": (0.0, 1.0, 2.0),
+}
+"""Values tried per view; the chunk view's weight stays 1 (the scale)."""
+
+Views = Mapping[str, Mapping[str, PageViews]]
+"""setting ("shared" | "single") -> qid -> the question's page views."""
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round: the tuning folds, the held-out fold, the weights chosen, held-out hits."""
+
+    tuned_on: tuple[str, ...]
+    held_out: str
+    weights: PageWeights
+    held_out_hits: dict[str, tuple[int, int]]
+    """setting -> (hits, questions) on the held-out fold."""
+
+
+def grid() -> list[PageWeights]:
+    """Return every weight combination of GRID."""
+    names = list(GRID)
+    return [
+        PageWeights(**dict(zip(names, values, strict=True)))
+        for values in itertools.product(*(GRID[n] for n in names))
+    ]
+
+
+def hits(views: Views, questions: Sequence[FilingQuestion], weights: PageWeights) -> dict[str, int]:
+    """Return page-R@5 hits per setting for given weights."""
+    found = {}
+    for setting, by_qid in views.items():
+        found[setting] = sum(
+            int(
+                recall_at_k(
+                    [p.key for p in fuse_views(by_qid[q.qid], weights, PAGE_K)],
+                    q.gold_pages,
+                    PAGE_K,
+                )
+            )
+            for q in questions
+        )
+    return found
+
+
+def _changes(weights: PageWeights) -> int:
+    default = PageWeights()
+    return sum(getattr(weights, v) != getattr(default, v) for v in weights.views())
+
+
+def tune(views: Views, questions: Sequence[FilingQuestion]) -> list[Round]:
+    """Run the three rounds; return each round's chosen weights and held-out hits."""
+    candidates = grid()
+    done = []
+    for tuned_on, held_out in rounds():
+        tuning = [q for q in questions if q.fold in tuned_on]
+        held = [q for q in questions if q.fold == held_out]
+        best = max(candidates, key=lambda w: (sum(hits(views, tuning, w).values()), -_changes(w)))
+        found = hits(views, held, best)
+        done.append(Round(tuned_on, held_out, best, {s: (found[s], len(held)) for s in found}))
+    return done
+
+
+def view_test(
+    views: Views, questions: Sequence[FilingQuestion], done: Sequence[Round]
+) -> dict[str, int]:
+    """Return, per view, held-out hits gained by the view (pooled over rounds and settings)."""
+    gains = {}
+    for view in PageWeights().views():
+        gain = 0
+        for one in done:
+            held = [q for q in questions if q.fold == one.held_out]
+            without = replace(one.weights, **{view: 0.0})
+            gain += sum(hits(views, held, one.weights).values())
+            gain -= sum(hits(views, held, without).values())
+        gains[view] = gain
+    return gains

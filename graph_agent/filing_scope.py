@@ -1,0 +1,32 @@
+"""Scope a run to the filings its question names before the graph starts (filing_routing)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TypeVar
+
+from state.settings import RunSettings
+from tools.corpus_index import open_index
+from tools.filing_catalog import route_question
+
+logger = logging.getLogger(__name__)
+
+C = TypeVar("C", bound=RunSettings)
+
+
+def with_filing_scope(context: C, question: str) -> C:
+    """Return the context scoped to the question's filings, or unchanged.
+
+    Unchanged when routing is off, a scope is already set (`--doc`, `--single-doc`), or the
+    question names no company the index holds filings of.
+    """
+    if not context.filing_routing or context.doc_scope is not None:
+        return context
+    index = open_index(context.index_dir, context.chroma_url)
+    route = route_question(index.graph, question)
+    if route is None:
+        return context
+    logger.info(
+        "question routed to %d filing(s), best first: %s", len(route.documents), route.documents[:3]
+    )
+    return context.model_copy(update={"doc_scope": route.documents})

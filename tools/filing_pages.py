@@ -1,0 +1,89 @@
+"""A filing's pages as units: what each page holds, read once per document from the graph.
+
+A page gathers the components printed on it (a component spanning pages counts on each),
+their subcomponents (sentences, table rows: the text chunks a page is scored by), its
+section titles and table captions, its tables' column headers and row labels, and the
+statement it prints (`tools.statements`). Everything is derived from the layered graph, so
+an index built before page ranking existed is ranked by pages without re-embedding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from state.ids import page_key
+from tools.layered_graph import LayeredGraph
+from tools.sparse_index import QUERY_STOPWORDS, analyze
+from tools.statements import is_note, page_statement
+
+
+@dataclass
+class FilingPage:
+    """One page of a PDF document and what it holds."""
+
+    key: str
+    """"DOC#PAGE", zero-indexed."""
+    doc_id: str
+    components: list[str] = field(default_factory=list)
+    chunks: list[str] = field(default_factory=list)
+    """Subcomponent ids (sentences, rows) printed on the page; paragraphs without any count."""
+    titles: list[str] = field(default_factory=list)
+    headers: list[str] = field(default_factory=list)
+    """Column header cells of the page's tables (the periods they report)."""
+    labels: list[str] = field(default_factory=list)
+    """First cell of each table row (the line items)."""
+    text: str = ""
+    statement: str = ""
+    note: bool = False
+    words: list[str] = field(default_factory=list)
+    """The page text's analysed words (BM25 terms)."""
+
+
+def document_pages(graph: LayeredGraph, doc_id: str) -> list[FilingPage]:
+    """Return a document's pages in order (cached per graph and document)."""
+    return list(_cached_pages(graph, doc_id))
+
+
+@lru_cache(maxsize=256)
+def _cached_pages(graph: LayeredGraph, doc_id: str) -> tuple[FilingPage, ...]:
+    pages: dict[int, FilingPage] = {}
+    texts: dict[int, list[str]] = {}
+    for component in graph.children(doc_id):
+        view = graph.node(component)
+        span = view.pages
+        if span is None:
+            continue
+        header = [str(cell) for cell in view.attrs.get("header", [])]
+        rows = [[str(cell) for cell in row] for row in view.attrs.get("rows", [])]
+        for number in range(span[0], span[1] + 1):
+            page = pages.setdefault(number, FilingPage(page_key(doc_id, number), doc_id))
+            page.components.append(component)
+            page.titles += [t for t in (*view.section[-2:], view.text if header else "") if t]
+            page.headers += header
+            page.labels += [row[0] for row in rows if row]
+            texts.setdefault(number, []).append(
+                _component_text(view.section, view.text, header, rows)
+            )
+        for chunk in graph.children(component):
+            chunk_span = graph.node(chunk).pages or span
+            for number in range(chunk_span[0], chunk_span[1] + 1):
+                if number in pages:
+                    pages[number].chunks.append(chunk)
+    numbers = sorted(pages)
+    words = analyze([" ".join(texts[n]) for n in numbers], QUERY_STOPWORDS)
+    for number, page_words in zip(numbers, words, strict=True):
+        page = pages[number]
+        page.titles = list(dict.fromkeys(page.titles))
+        page.text = " ".join(texts[number])
+        page.words = page_words
+        page.statement = page_statement(page.titles, page.labels)
+        page.note = is_note(page.titles)
+    return tuple(pages[n] for n in numbers)
+
+
+def _component_text(
+    section: tuple[str, ...], text: str, header: list[str], rows: list[list[str]]
+) -> str:
+    parts = [*section[-2:], text, " ".join(header), *(" ".join(row) for row in rows)]
+    return " ".join(part for part in parts if part)
