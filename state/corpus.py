@@ -11,6 +11,16 @@ Layer = Literal["document", "component", "subcomponent"]
 LAYERS: tuple[Layer, ...] = get_args(Layer)
 PageSpan = tuple[int, int]
 """Zero-indexed first and last page of a PDF component (page 0 is the first, as FinanceBench)."""
+Box = tuple[float, float, float, float]
+"""(x1, y1, x2, y2) on a PDF page in points, origin at the top-left corner (as MMDocIR)."""
+
+
+@dataclass(frozen=True)
+class BoxedLine:
+    """A line of text inside a PDF region (text layer or OCR) and its box on the page."""
+
+    text: str
+    box: Box
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,10 @@ class Component:
     """Offsets in `text` where pages pages[0]+1, pages[0]+2, ... begin (a paragraph over pages)."""
     refers_to: tuple[str, ...] = ()
     """Component ids this one refers to inside its document (a PDF link or "see Note 7")."""
+    box: Box | None = None
+    """Box of a PDF component on its first page (points, top-left origin); None outside PDFs."""
+    lines: tuple[BoxedLine, ...] = ()
+    """Text lines inside a PDF region (an image component), each with its box."""
 
     def page_at(self, offset: int) -> int | None:
         """Return the page holding the character at `offset` of `text`, None without pages."""
@@ -99,6 +113,8 @@ class Document:
     """Short facts the summary opens with (a PDF's filer, form and period)."""
     page_count: int = 0
     """Page count of a PDF document; 0 for other documents."""
+    textless_pages: tuple[int, ...] = ()
+    """Zero-indexed pages of a PDF without a text layer (before any OCR)."""
 
 
 @dataclass
