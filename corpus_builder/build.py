@@ -24,6 +24,7 @@ from corpus_builder.embed_stage import EmbedStats, IncrementalIndexer
 from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
 from corpus_builder.ingest import corpus_info, read_corpus
 from corpus_builder.layer_items import embed_items, image_embed, image_items, sparse_items
+from corpus_builder.pdf_ocr import OCR_CACHE, OcrOptions
 from corpus_builder.pdf_pages import PdfLimits
 from corpus_builder.region_proposers import proposer_id
 from corpus_builder.sentence_store import SENTENCES_FILE, split_with_store
@@ -46,7 +47,7 @@ from tools.embedders import (
 from tools.errors import ConfigError, CorpusFormatError, IndexMismatchError
 from tools.index import INDEX_LAYERS, ChromaLayers, collection_prefix
 from tools.layered_graph import LayeredGraph
-from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, EmbedderInfo, Manifest, Problem
+from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, CorpusInfo, EmbedderInfo, Manifest, Problem
 from tools.sparse_index import sync_sparse_layers
 from tools.vector_mirror import write_mirror
 
@@ -69,6 +70,9 @@ class BuildOptions:
     region_proposer: RegionProposer = field(default_factory=FixedCrops)
     pdf_limits: PdfLimits = field(default_factory=PdfLimits)
     """File size and page count above which a PDF is skipped (reported in the manifest)."""
+    ocr: bool = True
+    """OCR PDF pages without a text layer and raster regions, when Tesseract is installed;
+    the results are cached in the index folder's `ocr-cache/`."""
     contextual_sentences: bool | None = None
     """Embed a paragraph's sentences from the paragraph's own pass (corpus_builder.contextual):
     ~1.5x faster to build; sharper on sentences that lean on their paragraph (OTT-QA dense
@@ -111,14 +115,7 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
     started = time.perf_counter()
     index_dir.mkdir(parents=True, exist_ok=True)
     with clock.stage("parse"):
-        kind, documents = read_corpus(corpus, report, options.pdf_limits)
-        info = corpus_info(corpus, kind)
-    if not documents:
-        first = "; ".join(f"{s.where}: {s.problem}" for s in report.skipped[:3])
-        raise CorpusFormatError(
-            f"{corpus}: no usable documents ({len(report.skipped)} inputs "
-            f"skipped{': ' + first if first else ''})"
-        )
+        kind, documents, info = _parse(corpus, index_dir, options, report)
     with clock.stage("split"):
         sentences = index_dir / SENTENCES_FILE
         subcomponents = split_with_store(documents, options.region_proposer, sentences)
@@ -152,6 +149,21 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
     _finish_manifest(manifest, report, stats, clock.timings)
     manifest.save(index_dir)
     return manifest
+
+
+def _parse(
+    corpus: Path, index_dir: Path, options: BuildOptions, report: IngestReport
+) -> tuple[str, list[Document], CorpusInfo]:
+    """Read the corpus (OCR cached in the index folder); refuse one without usable documents."""
+    ocr = OcrOptions(index_dir / OCR_CACHE) if options.ocr else None
+    kind, documents = read_corpus(corpus, report, options.pdf_limits, ocr)
+    if not documents:
+        first = "; ".join(f"{s.where}: {s.problem}" for s in report.skipped[:3])
+        raise CorpusFormatError(
+            f"{corpus}: no usable documents ({len(report.skipped)} inputs "
+            f"skipped{': ' + first if first else ''})"
+        )
+    return kind, documents, corpus_info(corpus, kind)
 
 
 def _index_words(

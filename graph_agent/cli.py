@@ -97,6 +97,9 @@ def build(
     ] = None,
     pdf_max_pages: Annotated[int, typer.Option(min=1, help="Skip longer PDFs.")] = 3000,
     pdf_max_mb: Annotated[int, typer.Option(min=1, help="Skip larger PDF files.")] = 300,
+    ocr: Annotated[
+        bool, typer.Option("--ocr/--no-ocr", help="OCR text-less PDF pages (needs Tesseract).")
+    ] = True,
 ) -> None:
     """Build or update the layered graph and Chroma layer indices of a corpus."""
     choices = {k: v for k, v in locals().items() if k not in ("corpus", "index")}  # the options
