@@ -38,6 +38,7 @@ SKIP_REASONS: dict[str, str] = {
     "links_dropped": "link target is a page outside the converted corpus",
     "pdf_missing": "the question's PDF is not in the pdfs/ folder",
     "pdf_unreadable": "PDF encrypted, corrupt, over a limit or without text",
+    "ocr_failed": "OCR failed or timed out on a page (page kept without its text)",
 }
 """Why items were left out, by the problem kind an adapter counted, OTT-QA's rejection reason,
 or the stats' image and link counts."""
@@ -46,7 +47,10 @@ MESSAGES_SHOWN = 5
 
 def convert_command(
     dataset: Annotated[
-        str, typer.Argument(help="mmqa | webqa | mmcoqa | ottqa | hybridqa | financebench")
+        str,
+        typer.Argument(
+            help="mmqa | webqa | mmcoqa | ottqa | hybridqa | financebench | mmlongbench"
+        ),
     ],
     raw_dir: Annotated[Path, typer.Argument(help="Folder with the benchmark's published files.")],
     out_dir: Annotated[Path, typer.Argument(help="Bundle folder to write.")],
