@@ -71,10 +71,11 @@ def read_pdfs(
             documents.append(document)
         if runner is not None:
             stats = runner.stats
-            logger.info(
-                "OCR: %d pages and regions read (%d from cache, %d failed) in %.1f s",
-                stats.jobs, stats.cached, stats.failed, stats.seconds,
-            )  # fmt: skip
+            report.ocr = {
+                "jobs": stats.jobs, "pages": stats.pages, "cached": stats.cached,
+                "failed": stats.failed, "seconds": round(stats.seconds, 2),
+            }  # fmt: skip
+            logger.info("OCR: %s", report.ocr)
     logger.info("read %d of %d PDF files", len(documents), len(paths))
     return documents
 

@@ -136,6 +136,8 @@ class IngestReport:
     """Inputs kept in a degraded form (e.g. HTML decoded from a legacy charset)."""
     unresolved_links: int = 0
     unresolved_examples: list[str] = field(default_factory=list)
+    ocr: dict[str, float] = field(default_factory=dict)
+    """What OCR did: jobs, pages, cached, failed, seconds (empty when OCR did not run)."""
 
     def skip(self, where: str, problem: str) -> None:
         """Record an input that was skipped."""

@@ -67,6 +67,7 @@ def convert(
     split: str = "dev",
     limit: int | None = None,
     images_dir: Path | None = None,
+    ocr: bool = True,
 ) -> ConversionReport:
     """Convert MMLongBench-Doc's questions and PDFs into a bundle in out_dir.
 
@@ -76,6 +77,7 @@ def convert(
         split: A label for the stats.
         limit: Convert only the first `limit` usable questions, in file order.
         images_dir: Unused (regions are read from the PDFs).
+        ocr: OCR pages without a text layer and raster regions (when Tesseract is installed).
 
     Raises:
         ConfigError: If limit < 1.
@@ -88,7 +90,9 @@ def convert(
         raise DatasetFormatError(f"{raw_dir}: samples.json is not a JSON list; download it again")
     pdf_dir = find_raw_dir(raw_dir, PDF_FOLDERS, "MMLongBench-Doc documents")
     layouts = _layouts(raw_dir, problems)
-    documents, stats = read_pdf_folder(pdf_dir, problems, OcrOptions(out_dir / OCR_CACHE))
+    documents, stats = read_pdf_folder(
+        pdf_dir, problems, OcrOptions(out_dir / OCR_CACHE, enabled=ocr)
+    )
     draft = pdf_draft(documents)
     by_id = {document.doc_id: document for document in documents}
     questions: list[dict[str, Any]] = []

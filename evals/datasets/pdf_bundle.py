@@ -35,6 +35,7 @@ def read_pdf_folder(
         "pdf_pages": sum(d.page_count for d in documents),
         "pdfs_skipped": len(report.skipped),
         "pdf_repairs": [f"{r.where}: {r.problem}" for r in report.repaired],
+        "ocr": report.ocr,
     }
     return documents, stats
 
