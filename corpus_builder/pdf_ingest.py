@@ -100,7 +100,9 @@ def read_pdf_document(
         return None
     every_line = [line for page in pdf.pages for line in page.lines]  # page numbers in charts
     heights = {page.index: page.height for page in pdf.pages}
-    blocks = with_regions(_blocks(pdf, lines), page_regions(pdf), every_line, heights)
+    blocks = _blocks(pdf, lines)
+    covered = {line.page for block in blocks for line in block.lines}
+    blocks = with_regions(blocks, page_regions(pdf, covered), every_line, heights)
     doc_id = check_id(path.stem, "doc_id")
     title, facts = document_title(lines, pdf.title, path.stem)
     return Document(

@@ -3,7 +3,8 @@
 OCR runs only where text is missing: on a page without a text layer (its OCR lines become
 the page's lines, so they form paragraphs, headings and tables like any other text) and on
 a raster region of a page with a text layer when almost no text-layer line lies inside it.
-A page that still has no text becomes a page-sized region, so it stays in the corpus.
+A page that no component would cover (no text even after OCR, or only a heading, as a
+slide that opens a section) becomes a page-sized region, so it stays in the corpus.
 """
 
 from __future__ import annotations
@@ -81,11 +82,17 @@ def ocr_line(line: BoxedLine, page: PdfPage) -> PdfLine:
     )
 
 
-def page_regions(pdf: PdfFile) -> list[PdfRegion]:
-    """Return every region of a PDF, plus a page-sized one for each page still without text."""
+def page_regions(pdf: PdfFile, covered: set[int]) -> list[PdfRegion]:
+    """Return every region of a PDF, plus a page-sized one for each page nothing covers.
+
+    Args:
+        pdf: The file, its pages' regions found.
+        covered: The pages some text block has lines on.
+    """
     regions = [region for page in pdf.pages for region in page.regions]
     for page in pdf.pages:
-        if not page.lines and page.index not in pdf.unreadable_pages and page.width > 0:
+        bare = page.index not in covered and not page.regions
+        if bare and page.index not in pdf.unreadable_pages and page.width > 0:
             box = (0.0, 0.0, round(page.width, 1), round(page.height, 1))
             regions.append(PdfRegion(page.index, box, True))
     return regions

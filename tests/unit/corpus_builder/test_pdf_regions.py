@@ -91,3 +91,16 @@ def test_region_blocks_go_in_reading_order_under_the_section_before_them() -> No
     assert [b.kind for b in merged] == ["paragraph", "image", "paragraph"]
     assert merged[1].section == ("Intro",)
     assert merged[1].text == "Picture on page 1"
+
+
+def test_pages_no_block_covers_and_without_regions_become_page_sized_regions() -> None:
+    from pathlib import Path
+
+    from corpus_builder.pdf_ocr_pages import page_regions
+    from corpus_builder.pdf_pages import PdfFile, PdfPage
+
+    chart = PdfRegion(2, (10.0, 10.0, 100.0, 100.0), False)
+    pages = [PdfPage(n, H, [line("Title only", 50)], width=W) for n in range(4)]
+    pages[2].regions = [chart]
+    pdf = PdfFile(Path("x.pdf"), "", [], pages, unreadable_pages=[3])
+    assert page_regions(pdf, covered={0}) == [chart, PdfRegion(1, (0.0, 0.0, W, H), True)]
