@@ -75,13 +75,19 @@ def convert_and_build(raw: Path, out: Path, ocr: bool) -> dict[str, Any]:
     if not (bundle / "questions.jsonl").is_file():
         command = ["-c", CONVERT, str(raw), str(bundle), "ocr" if ocr else "text"]
         costs["convert"] = measured([sys.executable, *command], out / f"convert-{name}.log")
-    if not (index / "manifest.json").is_file():
+    if not _built(index):
         fif = [sys.executable, "-m", "fif", "build", str(bundle), "--index", str(index)]
         costs["build"] = measured([*fif, "--no-progress"], out / f"build-{name}.log")
     stats = json.loads((bundle / "stats.json").read_text())
     costs["ocr"] = stats.get("ocr", {})
     costs["components"] = stats.get("components")
     return costs
+
+
+def _built(index: Path) -> bool:
+    """Tell whether an index was built to the end (a build writes its manifest early too)."""
+    manifest = index / "manifest.json"
+    return manifest.is_file() and bool(json.loads(manifest.read_text()).get("built_at"))
 
 
 def evaluate(out: Path, index: Path, systems: str, single: bool, limit: int | None) -> Path:
