@@ -36,7 +36,8 @@ SKIP_REASONS: dict[str, str] = {
     "answer_node_unverifiable": "answer node matches no table cell or linked passage",
     "images_not_copied": "no --images folder given: image components point to absent files",
     "links_dropped": "link target is a page outside the converted corpus",
-    "pdf_missing": "the question's PDF is not in the pdfs/ folder",
+    "pdf_missing": "the question's PDF is not in the PDF folder",
+    "pdf_skipped": "the question's PDF could not be read (see pdf_unreadable)",
     "pdf_unreadable": "PDF encrypted, corrupt, over a limit or without text",
     "ocr_failed": "OCR failed or timed out on a page (page kept without its text)",
 }

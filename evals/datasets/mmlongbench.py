@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from corpus_builder.pdf_ingest import pdf_files
 from corpus_builder.pdf_ocr import OCR_CACHE, OcrOptions
 from evals.datasets.bundle import ConversionReport, finish
 from evals.datasets.images import ImageCopier
@@ -95,11 +96,13 @@ def convert(
     )
     draft = pdf_draft(documents)
     by_id = {document.doc_id: document for document in documents}
+    present = {path.stem for path in pdf_files(pdf_dir)}
     questions: list[dict[str, Any]] = []
     for index, record in enumerate(samples):
         if limit is not None and len(questions) >= limit:
             break
-        found = _question(f"samples.json[{index}]", record, by_id, layouts, problems)
+        where = f"samples.json[{index}]"
+        found = _question(where, record, by_id, layouts, problems, present)
         if found is not None:
             questions.append(found)
     stats["textless_pages"] = sum(len(d.textless_pages) for d in documents)
@@ -148,6 +151,7 @@ def _question(
     documents: Mapping[str, Document],
     layouts: Mapping[tuple[str, str], list[dict[str, Any]]],
     problems: ProblemLog,
+    present: set[str],
 ) -> dict[str, Any] | None:
     if not isinstance(record, dict):
         problems.add("bad_raw_record", f"{where}: not a JSON object; skipped")
@@ -159,7 +163,8 @@ def _question(
     qid, doc = question_id(doc_id, text), _stem(doc_id)
     document = documents.get(doc)
     if document is None:
-        problems.add("pdf_missing", f"{where} ({qid}): no PDF {doc_id}; question skipped")
+        kind, why = ("pdf_skipped", "unreadable") if doc in present else ("pdf_missing", "absent")
+        problems.add(kind, f"{where} ({qid}): PDF {doc_id} {why}; question skipped")
         return None
     pages = [p for p in _evidence_pages(record) if 0 <= p < document.page_count]
     gold = [cid for page in pages for cid in covering(document, page)]

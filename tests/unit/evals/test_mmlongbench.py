@@ -110,3 +110,14 @@ def test_limit_and_a_missing_samples_file(raw: Path, tmp_path: Path) -> None:
 )
 def test_evidence_source_labels(name: str, label: str | None) -> None:
     assert source_label(name) == label
+
+
+def test_questions_on_an_unreadable_pdf_are_told_apart_from_missing_ones(
+    raw: Path, tmp_path: Path
+) -> None:
+    (raw / "documents" / "broken.pdf").write_bytes(b"not a pdf")
+    samples = json.loads((raw / "samples.json").read_text())
+    samples.append(sample("broken.pdf", "What is broken?", "[1]"))
+    (raw / "samples.json").write_text(json.dumps(samples), "utf-8")
+    report = get_adapter("mmlongbench")(raw, tmp_path / "out")
+    assert report.problems_by_kind == {"pdf_missing": 1, "pdf_skipped": 1, "pdf_unreadable": 1}
