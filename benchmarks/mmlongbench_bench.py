@@ -67,7 +67,7 @@ def measured(command: list[str], log: Path) -> dict[str, float]:
     return {"seconds": round(time.perf_counter() - started, 1), "peak_rss_mb": round(peak / 1024)}
 
 
-def convert_and_build(raw: Path, out: Path, ocr: bool) -> dict[str, Any]:
+def convert_and_build(raw: Path, out: Path, ocr: bool, build: bool = True) -> dict[str, Any]:
     """Convert RAW and build its index (skipped when present); return the steps' costs."""
     name = "bundle" if ocr else "bundle-text"
     bundle, index = out / name, out / f"index-{name}"
@@ -75,7 +75,7 @@ def convert_and_build(raw: Path, out: Path, ocr: bool) -> dict[str, Any]:
     if not (bundle / "questions.jsonl").is_file():
         command = ["-c", CONVERT, str(raw), str(bundle), "ocr" if ocr else "text"]
         costs["convert"] = measured([sys.executable, *command], out / f"convert-{name}.log")
-    if not _built(index):
+    if build and not _built(index):
         fif = [sys.executable, "-m", "fif", "build", str(bundle), "--index", str(index)]
         costs["build"] = measured([*fif, "--no-progress"], out / f"build-{name}.log")
     stats = json.loads((bundle / "stats.json").read_text())
@@ -152,10 +152,15 @@ def main() -> None:
     parser.add_argument(
         "--text-only-eval", action="store_true", help="Also evaluate the text index."
     )
+    parser.add_argument(
+        "--no-text-only-build", action="store_true", help="Convert without OCR but build no index."
+    )
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     costs = {"ocr": convert_and_build(args.raw, args.out, True)}
-    costs["text-only"] = convert_and_build(args.raw, args.out, False)
+    costs["text-only"] = convert_and_build(
+        args.raw, args.out, False, build=not args.no_text_only_build
+    )
     lines = (args.out / "bundle" / "questions.jsonl").read_text().splitlines()
     questions = {q["qid"]: q for q in map(json.loads, lines)}
     indices = ["index-bundle"] + (["index-bundle-text"] if args.text_only_eval else [])
