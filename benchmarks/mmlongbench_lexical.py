@@ -21,13 +21,15 @@ import bm25s
 import numpy as np
 from mmlongbench_bench import COLUMNS, _summary
 
-from evals.page_metrics import long_document_scores
+from evals.page_metrics import REGION_K, long_document_scores, region_hit_at_k
 from state.ids import page_key
 
 
-def component_texts(bundle: Path) -> tuple[list[str], list[list[str]], list[str]]:
-    """Return each component's text, the "DOC#PAGE" keys it covers, and its document."""
-    texts, pages, docs = [], [], []
+def component_texts(
+    bundle: Path,
+) -> tuple[list[str], list[list[str]], list[str], list[dict[str, Any] | None]]:
+    """Return each component's text, the "DOC#PAGE" keys it covers, its document and region."""
+    texts, pages, docs, regions = [], [], [], []
     for line in (bundle / "corpus.jsonl").read_text().splitlines():
         document = json.loads(line)
         for component in document["components"]:
@@ -40,12 +42,16 @@ def component_texts(bundle: Path) -> tuple[list[str], list[list[str]], list[str]
             texts.append(text)
             pages.append([page_key(document["doc_id"], p) for p in range(first, last + 1)])
             docs.append(document["doc_id"])
-    return texts, pages, docs
+            box = component.get("box")
+            regions.append({"doc": document["doc_id"], "page": first, "bbox": box} if box else None)
+    return texts, pages, docs, regions
 
 
-def rank(bundle: Path, questions: list[dict[str, Any]], single: bool) -> list[list[str]]:
-    """Return each question's page ranking (best component per page)."""
-    texts, pages, docs = component_texts(bundle)
+def rank(
+    bundle: Path, questions: list[dict[str, Any]], single: bool
+) -> list[tuple[list[str], list[dict[str, Any]]]]:
+    """Return each question's page ranking (best component per page) and top 10 boxes."""
+    texts, pages, docs, boxes = component_texts(bundle)
     retriever = bm25s.BM25()
     retriever.index(bm25s.tokenize(texts, stopwords="en", show_progress=False), show_progress=False)
     doc_of = np.array(docs)
@@ -56,12 +62,16 @@ def rank(bundle: Path, questions: list[dict[str, Any]], single: bool) -> list[li
         if single:
             scores = np.where(doc_of == question["question_docs"][0], scores, -1.0)
         best: dict[str, float] = {}
+        regions: list[dict[str, Any]] = []
         for index in np.argsort(-scores)[:2000]:
             if scores[index] < 0:
                 break
             for key in pages[index]:
                 best.setdefault(key, float(scores[index]))
-        rankings.append(list(best))
+            box = boxes[index]
+            if box is not None and len(regions) < REGION_K:
+                regions.append(box)
+        rankings.append((list(best), regions))
     return rankings
 
 
@@ -81,21 +91,26 @@ def main() -> None:
     figures: dict[str, Any] = {}
     for bundle in args.bundles:
         for single in (True, False):
-            rows = [
-                (question, long_document_scores(ranking, set(question["gold_pages"])))
-                for question, ranking in zip(
-                    questions, rank(bundle, questions, single), strict=True
-                )
-            ]
+            rows = []
+            for question, (ranking, regions) in zip(
+                questions, rank(bundle, questions, single), strict=True
+            ):
+                rows.append((question, long_document_scores(ranking, set(question["gold_pages"]))))
+                question.pop("_region", None)
+                if question.get("gold_regions"):
+                    hit = region_hit_at_k(regions, question["gold_regions"])
+                    question["_region"] = {"bm25": hit}
             setting = "single-document" if single else "shared store"
             figures[f"{bundle.name} {setting}"] = _summary("bm25", rows)
     print(
-        "| bundle, setting | R@1 | R@5 | R@10 | all@10 | MRR@10 | text-less R@5 | by source R@5 |"
+        "| bundle, setting | R@1 | R@5 | R@10 | all@10 | MRR@10 | text-less R@5 | region hit@10 |"
     )
     print("|---|---|---|---|---|---|---|---|")
     for run, found in figures.items():
         cells = " | ".join(f"{found[c]:.3f}" for c in COLUMNS)
-        print(f"| {run} | {cells} | {found['R@5_textless']:.3f} | {found['R@5_by_source']} |")
+        print(f"| {run} | {cells} | {found['R@5_textless']:.3f} | {found['RegionHit@10']:.3f} |")
+    for run, found in figures.items():
+        print(f"R@5 by source, {run}: {found['R@5_by_source']}")
     if args.out is not None:
         args.out.write_text(json.dumps(figures, indent=1) + "\n")
 
