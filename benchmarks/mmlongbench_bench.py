@@ -96,7 +96,7 @@ def evaluate(out: Path, index: Path, systems: str, single: bool, limit: int | No
     run_dir = out / f"eval-{index.name}-{setting}"
     command = [
         sys.executable, "-m", "fif", "eval", "--dataset", str(out / "bundle"), "--index",
-        str(index), "--out", str(run_dir), "--systems", systems, "--no-progress",
+        str(index), "--out", str(run_dir), "--compare", systems, "--no-progress",
     ]  # fmt: skip
     command += ["--single-doc"] if single else []
     command += ["--limit", str(limit)] if limit else []
