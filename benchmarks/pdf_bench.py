@@ -28,7 +28,7 @@ import pypdfium2 as pdfium
 from corpus_builder.pdf_ingest import pdf_files, read_pdfs
 from corpus_builder.pdf_reader import outline_entries
 from corpus_builder.pdf_sections import plausible_outline
-from evals.datasets.financebench import covering
+from evals.datasets.pdf_bundle import covering
 from state.corpus import Document, IngestReport
 
 EVIDENCE_SHARE = 0.7

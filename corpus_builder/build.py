@@ -13,31 +13,27 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Literal, cast
+from typing import cast
 
+from corpus_builder.build_options import BuildOptions
 from corpus_builder.contextual import ContextualEmbedding, contextual_documents, sentence_vectors
 from corpus_builder.embed_stage import EmbedStats, IncrementalIndexer
 from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
 from corpus_builder.ingest import corpus_info, read_corpus
 from corpus_builder.layer_items import embed_items, image_embed, image_items, sparse_items
-from corpus_builder.pdf_pages import PdfLimits
+from corpus_builder.pdf_ocr import OCR_CACHE, OcrOptions
 from corpus_builder.region_proposers import proposer_id
 from corpus_builder.sentence_store import SENTENCES_FILE, split_with_store
-from corpus_builder.splitters import FixedCrops, RegionProposer
-from corpus_builder.summaries import ExtractiveSummarizer
-from corpus_builder.summarizer import Summarizer
 from corpus_builder.summary_store import summarize_documents
-from corpus_builder.triplet_extraction import TripletExtractor
 from corpus_builder.triplet_kb import sync_triplet_kb
 from state.corpus import Document, IngestReport, Subcomponent
 from tools.calibration import estimate_calibration
 from tools.component_terms import sync_component_terms
 from tools.embedders import (
-    DEFAULT_TEXT_EMBEDDER,
     ContextEmbedder,
     Embedder,
     ImageEmbedder,
@@ -47,38 +43,11 @@ from tools.errors import ConfigError, CorpusFormatError, IndexMismatchError
 from tools.index import INDEX_LAYERS, ChromaLayers, collection_prefix
 from tools.index_lock import writer_lock
 from tools.layered_graph import LayeredGraph
-from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, EmbedderInfo, Manifest, Problem
+from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, CorpusInfo, EmbedderInfo, Manifest, Problem
 from tools.sparse_index import sync_sparse_layers
 from tools.vector_mirror import write_mirror
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass
-class BuildOptions:
-    """How to build an index; every field has a working offline default."""
-
-    text_embedder: str = DEFAULT_TEXT_EMBEDDER
-    image_embedder: str | None = None
-    chroma_url: str | None = None
-    name: str | None = None
-    link_mentions: Literal["auto", "on", "off"] = "auto"
-    rebuild: bool = False
-    allow_download: bool = False
-    show_progress: bool = True
-    summarizer: Summarizer = field(default_factory=ExtractiveSummarizer)
-    region_proposer: RegionProposer = field(default_factory=FixedCrops)
-    pdf_limits: PdfLimits = field(default_factory=PdfLimits)
-    """File size and page count above which a PDF is skipped (reported in the manifest)."""
-    contextual_sentences: bool | None = None
-    """Embed a paragraph's sentences from the paragraph's own pass (corpus_builder.contextual):
-    ~1.5x faster to build; sharper on sentences that lean on their paragraph, blurrier
-    between similar pages. None (auto): for the paragraphs of PDF documents only, where it
-    cuts embedding CPU at equal page recall (docs/corpora.md); web pages keep standalone
-    sentences."""
-    triplets: TripletExtractor | None = None
-    """Build the triplet text KB (MMAPG, seed 003 §3.2) with this chat model
-    (corpus_builder.triplet_kb); None: no triplet KB, sentences and rows stand in."""
 
 
 @dataclass(frozen=True)
@@ -111,25 +80,18 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
     Raises:
         IndexBusyError: If another build is writing the same folder.
     """
+    options = options or BuildOptions()
+    if options.triplets is not None:  # before anything is written: never a half-built index
+        options.triplets.check()
     with writer_lock(index_dir):
         return _build(corpus, index_dir, options)
 
 
-def _build(corpus: Path, index_dir: Path, options: BuildOptions | None) -> Manifest:
-    options = options or BuildOptions()
-    if options.triplets is not None:  # before anything is written: never a half-built index
-        options.triplets.check()
+def _build(corpus: Path, index_dir: Path, options: BuildOptions) -> Manifest:
     clock, report = _Clock(), IngestReport()
     started = time.perf_counter()
     with clock.stage("parse"):
-        kind, documents = read_corpus(corpus, report, options.pdf_limits)
-        info = corpus_info(corpus, kind)
-    if not documents:
-        first = "; ".join(f"{s.where}: {s.problem}" for s in report.skipped[:3])
-        raise CorpusFormatError(
-            f"{corpus}: no usable documents ({len(report.skipped)} inputs "
-            f"skipped{': ' + first if first else ''})"
-        )
+        kind, documents, info = _parse(corpus, index_dir, options, report)
     with clock.stage("split"):
         sentences = index_dir / SENTENCES_FILE
         subcomponents = split_with_store(documents, options.region_proposer, sentences)
@@ -163,6 +125,21 @@ def _build(corpus: Path, index_dir: Path, options: BuildOptions | None) -> Manif
     _finish_manifest(manifest, report, stats, clock.timings)
     manifest.save(index_dir)
     return manifest
+
+
+def _parse(
+    corpus: Path, index_dir: Path, options: BuildOptions, report: IngestReport
+) -> tuple[str, list[Document], CorpusInfo]:
+    """Read the corpus (OCR cached in the index folder); refuse one without usable documents."""
+    ocr = OcrOptions(index_dir / OCR_CACHE) if options.ocr else None
+    kind, documents = read_corpus(corpus, report, options.pdf_limits, ocr)
+    if not documents:
+        first = "; ".join(f"{s.where}: {s.problem}" for s in report.skipped[:3])
+        raise CorpusFormatError(
+            f"{corpus}: no usable documents ({len(report.skipped)} inputs "
+            f"skipped{': ' + first if first else ''})"
+        )
+    return kind, documents, corpus_info(corpus, kind)
 
 
 def _index_words(

@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from corpus_builder.images import ImageGuard
-from state.corpus import Component, Document, IngestReport, Table
+from state.corpus import Box, BoxedLine, Component, Document, IngestReport, Table
 from state.ids import check_id
 from tools.errors import CorpusFormatError
 
@@ -28,6 +28,13 @@ class TableRecord(BaseModel):
     rows: list[list[str]] = Field(default_factory=list)
     row_pages: list[int] | None = None
     """Optional zero-indexed page of each row (PDF tables)."""
+
+
+class LineRecord(BaseModel):
+    """A text line inside a PDF region, with its box in points (top-left origin)."""
+
+    text: str
+    box: tuple[float, float, float, float]
 
 
 class ComponentRecord(BaseModel):
@@ -51,6 +58,10 @@ class ComponentRecord(BaseModel):
     """Optional offsets in text where each following page begins."""
     refers_to: list[str] = Field(default_factory=list)
     """Optional component ids of the same document this one refers to."""
+    box: tuple[float, float, float, float] | None = None
+    """Optional box on the first page, [x1, y1, x2, y2] in points, top-left origin."""
+    lines: list[LineRecord] = Field(default_factory=list)
+    """Optional text lines of a PDF region, each with its box."""
 
 
 class DocumentRecord(BaseModel):
@@ -205,7 +216,21 @@ def _with_layout(
         section=tuple(record.section),
         page_starts=tuple(record.page_starts) if pages is not None else (),
         refers_to=tuple(record.refers_to),
+        box=_box(record.box, where, report),
+        lines=tuple(
+            BoxedLine(line.text, line.box)
+            for line in record.lines
+            if _box(line.box, where, report) is not None
+        ),
     )
+
+
+def _box(box: Box | None, where: str, report: IngestReport) -> Box | None:
+    """Return a box if it is [x1, y1, x2, y2] with x1 <= x2 and y1 <= y2, else report it."""
+    if box is None or (box[0] <= box[2] and box[1] <= box[3]):
+        return box
+    report.repair(where, f"box {list(box)} is not [x1, y1, x2, y2]; box dropped")
+    return None
 
 
 def _to_table(

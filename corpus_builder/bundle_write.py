@@ -2,7 +2,8 @@
 
 PDF layout travels in optional fields: a document's `facts` and `page_count`; a
 component's `pages` ([first, last], zero-indexed), `section` (titles, outermost first),
-`page_starts` and `refers_to`; a table's `row_pages`. Readers that do not know them
+`page_starts`, `refers_to`, `box` ([x1, y1, x2, y2] in points, top-left origin) and a
+region's `lines` ([{"text", "box"}]); a table's `row_pages`. Readers that do not know them
 ignore them, so the bundle format stays backward compatible.
 """
 
@@ -57,4 +58,10 @@ def component_record(component: Component) -> dict[str, Any]:
         record["section"] = list(component.section)
     if component.refers_to:
         record["refers_to"] = list(component.refers_to)
+    if component.box is not None:
+        record["box"] = [round(v, 1) for v in component.box]
+    if component.lines:
+        record["lines"] = [
+            {"text": line.text, "box": [round(v, 1) for v in line.box]} for line in component.lines
+        ]
     return record

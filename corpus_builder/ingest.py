@@ -14,6 +14,7 @@ from pathlib import Path
 from corpus_builder.bundle import read_bundle
 from corpus_builder.images import ImageGuard
 from corpus_builder.pdf_ingest import PDF_SUFFIX, pdf_files, read_pdfs
+from corpus_builder.pdf_ocr import OcrOptions
 from corpus_builder.pdf_pages import PdfLimits
 from state.corpus import Document, IngestReport
 from tools.errors import CorpusFormatError
@@ -54,9 +55,16 @@ def corpus_kind(corpus: Path) -> str:
 
 
 def read_corpus(
-    corpus: Path, report: IngestReport, pdf_limits: PdfLimits | None = None
+    corpus: Path,
+    report: IngestReport,
+    pdf_limits: PdfLimits | None = None,
+    ocr: OcrOptions | None = None,
 ) -> tuple[str, list[Document]]:
-    """Read every document of a corpus; bad inputs are reported, duplicates dropped."""
+    """Read every document of a corpus; bad inputs are reported, duplicates dropped.
+
+    `ocr` reads PDF pages without a text layer (corpus_builder.pdf_ocr); bundles were read
+    when they were converted.
+    """
     kind = corpus_kind(corpus)
     root = corpus.parent if corpus.is_file() else corpus
     guard = ImageGuard(root)
@@ -67,9 +75,9 @@ def read_corpus(
         from corpus_builder.html_pages import read_html_pages
 
         documents = read_html_pages(corpus, report, guard)
-        documents += read_pdfs(pdf_files(corpus), report, pdf_limits)
+        documents += read_pdfs(pdf_files(corpus), report, pdf_limits, ocr)
     elif kind == "pdf":
-        documents = read_pdfs(pdf_files(corpus), report, pdf_limits)
+        documents = read_pdfs(pdf_files(corpus), report, pdf_limits, ocr)
     else:
         from corpus_builder.image_folder import read_image_folder
 

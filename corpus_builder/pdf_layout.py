@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from corpus_builder.pdf_pages import CAPTION_LINE, PdfLine
+from corpus_builder.pdf_pages import CAPTION_LINE, PdfLine, PdfRegion
 from corpus_builder.pdf_sections import Heading
 from corpus_builder.pdf_tables import (
     MAX_HEADER_CHARS,
@@ -20,6 +20,7 @@ from corpus_builder.pdf_tables import (
     is_row_label,
     row_cells,
 )
+from state.corpus import BoxedLine
 from state.ids import ComponentKind
 
 PARAGRAPH_GAP = 0.6
@@ -50,6 +51,12 @@ class Block:
     table: TableDraft | None = None
     opens: list[tuple[str, str]] = field(default_factory=list)
     """Keys of the sections ("item", "7") this block is the first component of."""
+    region: PdfRegion | None = None
+    """The figure, chart or picture an image block stands for (corpus_builder.pdf_figures)."""
+    label: tuple[str, str] | None = None
+    """The caption's label ("figure", "3") that in-text references name."""
+    inside: tuple[BoxedLine, ...] = ()
+    """A region's text lines (text layer and OCR) with their boxes."""
 
     @property
     def pages(self) -> tuple[int, int]:

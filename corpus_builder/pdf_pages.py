@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from state.corpus import BoxedLine
 from tools.errors import CorpusFormatError
 
 logger = logging.getLogger(__name__)
@@ -58,6 +59,8 @@ class PdfLine:
     size: float
     """Height of the first character's font box: a font size proxy comparable within a file."""
     bold: bool
+    right: float = 0.0
+    """Right edge of the line's last character (0 when unknown)."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,19 @@ class PdfLink:
     """Height on the target page the link jumps to, when the destination gives one."""
 
 
+@dataclass(frozen=True)
+class PdfRegion:
+    """A figure, chart or picture found on a page, its box in points (top-left origin)."""
+
+    page: int
+    box: tuple[float, float, float, float]
+    """(x1, y1, x2, y2), y growing downwards from the top of the page (as MMDocIR)."""
+    raster: bool
+    """True when the region is (mostly) an embedded image: its text needs OCR."""
+    ocr_lines: tuple[BoxedLine, ...] = ()
+    """Lines OCR read inside the region (raster regions on pages with a text layer)."""
+
+
 @dataclass
 class PdfPage:
     """The lines of one page, its links to other pages and its figure boxes."""
@@ -82,6 +98,11 @@ class PdfPage:
     links: list[PdfLink] = field(default_factory=list)
     images: list[tuple[float, float]] = field(default_factory=list)
     """(top, bottom) of each image large enough to be a figure, on pages with a caption."""
+    width: float = 0.0
+    regions: list[PdfRegion] = field(default_factory=list)
+    """Figures, charts and pictures of the page (corpus_builder.pdf_regions)."""
+    problems: list[str] = field(default_factory=list)
+    """What could not be read on the page (a corrupt image, a region outside the page)."""
 
 
 @dataclass

@@ -27,6 +27,7 @@ from corpus_builder.pdf_pages import (
     PdfReadError,
     same_printed_line,
 )
+from corpus_builder.pdf_regions import GraphicObject, find_regions
 from tools.errors import MissingDependencyError, install_hint
 
 try:
@@ -45,6 +46,8 @@ BOLD_WEIGHT = 600
 """FPDFText_GetFontWeight at or above this is bold; many embedded fonts report 0 (unknown),
 so the font name ("Times-Bold") decides then."""
 _FONT_NAME_BYTES = 128
+MAX_OBJECTS = 20000
+"""Page objects searched for regions per page (a detailed map has more; its first are enough)."""
 MIN_IMAGE_SHARE = 0.02
 """Images covering less of the page than this (logos, rules, signatures) are not figures."""
 
@@ -126,10 +129,11 @@ def outline_entries(document: pdfium.PdfDocument, count: int) -> list[tuple[int,
 
 
 def _read_page(document: pdfium.PdfDocument, index: int) -> PdfPage:
-    """Read one page's lines, links and figure boxes; PdfiumError when pdfium cannot."""
+    """Read one page's lines, links, regions and figure boxes; PdfiumError when pdfium cannot."""
     page = document[index]
     try:
-        result = PdfPage(index, page.get_height())
+        width, height = page.get_size()
+        result = PdfPage(index, height, width=width)
         textpage = page.get_textpage()
         try:
             result.lines = _lines(textpage, index)
@@ -138,9 +142,41 @@ def _read_page(document: pdfium.PdfDocument, index: int) -> PdfPage:
         result.links = _links(document, page, index)
         if any(CAPTION_LINE.match(line.text) for line in result.lines):
             result.images = _images(page)
+        graphics, problems = _graphics(page, index)
+        result.regions, off_page = find_regions(index, width, height, graphics)
+        result.problems = problems + off_page
         return result
     finally:
         page.close()
+
+
+def _graphics(page: pdfium.PdfPage, index: int) -> tuple[list[GraphicObject], list[str]]:
+    """Return the page's top-level image, path and form objects (forms holding images: raster)."""
+    kinds = {
+        pdfium_c.FPDF_PAGEOBJ_IMAGE: "image",
+        pdfium_c.FPDF_PAGEOBJ_PATH: "path",
+        pdfium_c.FPDF_PAGEOBJ_FORM: "form",
+    }
+    found: list[GraphicObject] = []
+    bad = 0
+    for count, obj in enumerate(page.get_objects(max_depth=2)):
+        if count >= MAX_OBJECTS:
+            return found, [f"page {index}: over {MAX_OBJECTS} objects; the rest not searched"]
+        if obj.level > 0:  # inside a form: its bounds are in the form's space
+            if obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE and found and found[-1].kind == "form":
+                found[-1] = replace(found[-1], raster=True)
+            continue
+        kind = kinds.get(obj.type)
+        if kind is None:
+            continue
+        try:
+            left, bottom, right, top = obj.get_bounds()
+        except pdfium.PdfiumError:
+            bad += 1
+            continue
+        found.append(GraphicObject(kind, left, bottom, right, top, raster=kind == "image"))  # type: ignore[arg-type]
+    problems = [f"page {index}: {bad} object(s) without readable bounds; ignored"] if bad else []
+    return found, problems
 
 
 def _lines(textpage: pdfium.PdfTextPage, index: int) -> list[PdfLine]:
@@ -154,6 +190,7 @@ def _lines(textpage: pdfium.PdfTextPage, index: int) -> list[PdfLine]:
         if stripped:
             first = start + (len(raw) - len(raw.lstrip()))
             line = _line(textpage, first, stripped, index)
+            line = replace(line, right=_right(textpage, first + len(stripped) - 1))
             if lines and same_printed_line(lines[-1], line):
                 previous = lines.pop()
                 line = replace(previous, text=f"{previous.text} {line.text}")
@@ -179,6 +216,12 @@ def _line(textpage: pdfium.PdfTextPage, char: int, text: str, index: int) -> Pdf
         size=round(rect.top - rect.bottom, 1),
         bold=bold,
     )
+
+
+def _right(textpage: pdfium.PdfTextPage, char: int) -> float:
+    rect = pdfium_c.FS_RECTF()
+    pdfium_c.FPDFText_GetLooseCharBox(textpage, char, rect)
+    return float(rect.right)
 
 
 def _links(document: pdfium.PdfDocument, page: pdfium.PdfPage, index: int) -> list[PdfLink]:

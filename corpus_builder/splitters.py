@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from math import ceil, floor
 from typing import Any, Protocol
 
 from PIL import Image
@@ -271,8 +272,29 @@ def split_components(
                 result[component.component_id] = sentence_subcomponents(component, sentences)
             elif component.kind == "table":
                 result[component.component_id] = row_subcomponents(component)
+            elif component.lines:
+                result[component.component_id] = line_subcomponents(component)
             elif component.image_path is not None:
                 with Image.open(component.image_path) as image:
                     size = image.size
                 result[component.component_id] = region_subcomponents(component, proposer, size)
     return result
+
+
+def line_subcomponents(component: Component) -> list[Subcomponent]:
+    """Make a region subcomponent per text line of a PDF region; boxes in whole points."""
+    return [
+        Subcomponent(
+            subcomponent_id(component.component_id, "region", n),
+            component.component_id,
+            component.doc_id,
+            "region",
+            n,
+            line.text,
+            (),
+            (floor(line.box[0]), floor(line.box[1]), ceil(line.box[2]), ceil(line.box[3])),
+            component.pages,
+        )
+        for n, line in enumerate(component.lines)
+        if line.text.strip()
+    ]

@@ -36,8 +36,10 @@ SKIP_REASONS: dict[str, str] = {
     "answer_node_unverifiable": "answer node matches no table cell or linked passage",
     "images_not_copied": "no --images folder given: image components point to absent files",
     "links_dropped": "link target is a page outside the converted corpus",
-    "pdf_missing": "the question's PDF is not in the pdfs/ folder",
+    "pdf_missing": "the question's PDF is not in the PDF folder",
+    "pdf_skipped": "the question's PDF could not be read (see pdf_unreadable)",
     "pdf_unreadable": "PDF encrypted, corrupt, over a limit or without text",
+    "ocr_failed": "OCR failed or timed out on a page (page kept without its text)",
 }
 """Why items were left out, by the problem kind an adapter counted, OTT-QA's rejection reason,
 or the stats' image and link counts."""
@@ -46,7 +48,10 @@ MESSAGES_SHOWN = 5
 
 def convert_command(
     dataset: Annotated[
-        str, typer.Argument(help="mmqa | webqa | mmcoqa | ottqa | hybridqa | financebench")
+        str,
+        typer.Argument(
+            help="mmqa | webqa | mmcoqa | ottqa | hybridqa | financebench | mmlongbench"
+        ),
     ],
     raw_dir: Annotated[Path, typer.Argument(help="Folder with the benchmark's published files.")],
     out_dir: Annotated[Path, typer.Argument(help="Bundle folder to write.")],

@@ -273,6 +273,7 @@ def _one(job: _Job, example: EvalExample, name: str) -> bool:
     record.update(
         ranking=list(output.ranking),
         pages=job.index.pages(output.ranking),
+        regions=job.index.regions(output.ranking),
         latency_ms=round(output.latency_ms, 3),
         cost=output.cost,
     )

@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from evals.systems import RunConfig, System
+from tools.page_regions import PageRegion, region_ranking
 
 HELPER_WAIT_S = 60.0
 """How long a run waits at setup for the query-embedding helper (tools.embed_process)."""
@@ -19,6 +20,8 @@ class SharedIndex:
     """Empties the query-embedding cache before each pair, so each pays for its own."""
     pages: Callable[[Sequence[str]], list[str]]
     """Turns a component ranking into its page ranking ("DOC#PAGE", first occurrence kept)."""
+    regions: Callable[[Sequence[str]], list[PageRegion]]
+    """Turns a component ranking into its ranked page boxes (tools.page_regions)."""
     start_helper: Callable[[], None]
     """Loads the query-embedding helper, if a system declares query texts (FiF's do)."""
 
@@ -36,4 +39,7 @@ def shared_index(config: RunConfig, systems: Iterable[System]) -> SharedIndex:
         if declaring:
             index.queries.start_helper(HELPER_WAIT_S)
 
-    return SharedIndex(index.forget_queries, index.graph.page_ranking, start_helper)
+    def regions(ranking: Sequence[str]) -> list[PageRegion]:
+        return region_ranking(index.graph, ranking)
+
+    return SharedIndex(index.forget_queries, index.graph.page_ranking, regions, start_helper)

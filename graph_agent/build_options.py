@@ -38,6 +38,7 @@ class BuildChoices:
     local_model: str | None = None
     pdf_max_pages: int = PdfLimits.max_pages
     pdf_max_mb: int = PdfLimits.max_bytes // MIB
+    ocr: bool = True
 
 
 def build_options(choices: BuildChoices) -> BuildOptions:
@@ -75,4 +76,5 @@ def build_options(choices: BuildChoices) -> BuildOptions:
         contextual_sentences=choices.contextual,
         triplets=triplets,
         pdf_limits=PdfLimits(max_bytes=choices.pdf_max_mb * MIB, max_pages=choices.pdf_max_pages),
+        ocr=choices.ocr,
     )

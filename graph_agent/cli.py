@@ -101,6 +101,9 @@ def build(
     ] = None,
     pdf_max_pages: Annotated[int, typer.Option(min=1, help="Skip longer PDFs.")] = 3000,
     pdf_max_mb: Annotated[int, typer.Option(min=1, help="Skip larger PDF files.")] = 300,
+    ocr: Annotated[
+        bool, typer.Option("--ocr/--no-ocr", help="OCR text-less PDF pages (needs Tesseract).")
+    ] = True,
 ) -> None:
     """Build or update the layered graph and Chroma layer indices of a corpus."""
     choices = {k: v for k, v in locals().items() if k not in ("corpus", "index")}  # the options
@@ -142,7 +145,7 @@ def search(
         options = {"k": k, "mode": mode, "granularity": granularity}
         search_on_server(server, question, options, as_json)
         return
-    from state.fif_state import Granularity
+    from state.core import Granularity
     from tools.corpus_index import open_index
     from tools.search import dense_search
 
@@ -263,15 +266,6 @@ def replay(
     render.run(out, open_index(str(index)).graph, result)
 
 
-def _one_line(error: Exception) -> str:
-    errors = getattr(error, "errors", None)
-    if callable(errors):  # a pydantic ValidationError of a setting
-        first = errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        return f"invalid setting {where!r}: {first['msg']} (got {first.get('input')!r})"
-    return " ".join(str(error).split())  # one line, even for wrapped causes
-
-
 def run_app(command: typer.Typer) -> None:
     """Run a command line; FiF errors end with one line on stderr and exit code 2."""
     from pydantic import ValidationError
@@ -281,7 +275,7 @@ def run_app(command: typer.Typer) -> None:
     except (FiFError, ValidationError) as error:
         if _state["debug"]:
             raise
-        message = _one_line(error)
+        message = render.error_line(error)
         err.print(f"[red]error:[/red] {escape(message)}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except (typer.Abort, KeyboardInterrupt):

@@ -246,3 +246,13 @@ def checkpoints(console: Console, rows: Sequence[CheckpointInfo]) -> None:
         )
         previous = row.checkpoint_id
     console.print(table)
+
+
+def error_line(error: Exception) -> str:
+    """Return an error as the one line the CLI prints (a setting's error names the setting)."""
+    errors = getattr(error, "errors", None)
+    if callable(errors):  # a pydantic ValidationError of a setting
+        first = errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return f"invalid setting {where!r}: {first['msg']} (got {first.get('input')!r})"
+    return " ".join(str(error).split())  # one line, even for wrapped causes

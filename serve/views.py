@@ -15,6 +15,7 @@ from typing import Any
 from graph_agent.render import snippet
 from tools.graph_nav import backlinks, outgoing_links
 from tools.layered_graph import LayeredGraph
+from tools.page_regions import node_region
 
 SNIPPET_CHARS = 240
 PAGE_COMPONENTS = 120
@@ -22,7 +23,11 @@ PAGE_COMPONENTS = 120
 
 
 def card(graph: LayeredGraph, node_id: str) -> dict[str, Any]:
-    """Return what a result row shows of a node: type, document, section, pages, snippet."""
+    """Return what a result row shows of a node: type, document, section, pages, snippet.
+
+    `region` is the node's box on its first page ({"doc", "page", "bbox"}, PDF points,
+    top-left origin; tools.page_regions), None outside PDFs.
+    """
     view = graph.node(node_id)
     pages = view.pages
     served_pdf = "source" in graph.node(view.doc_id).attrs
@@ -34,6 +39,7 @@ def card(graph: LayeredGraph, node_id: str) -> dict[str, Any]:
         "section": list(graph.section(node_id)) if view.layer > 0 else [],
         "pages": list(pages) if pages else None,
         "pdf_page": pages[0] if pages and served_pdf else None,
+        "region": node_region(graph, node_id),
         "snippet": snippet(graph, node_id, SNIPPET_CHARS),
     }
 

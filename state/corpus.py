@@ -11,7 +11,17 @@ from state.ids import ComponentKind, SubcomponentKind
 Layer = Literal["document", "component", "subcomponent"]
 LAYERS: tuple[Layer, ...] = get_args(Layer)
 PageSpan = tuple[int, int]
-"""Zero-indexed first and last page of a PDF component (page 0 is the first, as in gold pages)."""
+"""Zero-indexed first and last page of a PDF component (page 0 is the first, as FinanceBench)."""
+Box = tuple[float, float, float, float]
+"""(x1, y1, x2, y2) on a PDF page in points, origin at the top-left corner (as MMDocIR)."""
+
+
+@dataclass(frozen=True)
+class BoxedLine:
+    """A line of text inside a PDF region (text layer or OCR) and its box on the page."""
+
+    text: str
+    box: Box
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,10 @@ class Component:
     """Offsets in `text` where pages pages[0]+1, pages[0]+2, ... begin (a paragraph over pages)."""
     refers_to: tuple[str, ...] = ()
     """Component ids this one refers to inside its document (a PDF link or "see Note 7")."""
+    box: Box | None = None
+    """Box of a PDF component on its first page (points, top-left origin); None outside PDFs."""
+    lines: tuple[BoxedLine, ...] = ()
+    """Text lines inside a PDF region (an image component), each with its box."""
 
     def page_at(self, offset: int) -> int | None:
         """Return the page holding the character at `offset` of `text`, None without pages."""
@@ -103,6 +117,8 @@ class Document:
     filing: Mapping[str, Any] = field(default_factory=dict)
     """A filing's identity read from its first pages (tools.filing_identity.FilingIdentity
     as a dict: registrant, form, fiscal period, where each was read); empty otherwise."""
+    textless_pages: tuple[int, ...] = ()
+    """Zero-indexed pages of a PDF without a text layer (before any OCR)."""
 
 
 @dataclass
@@ -124,6 +140,8 @@ class IngestReport:
     """Inputs kept in a degraded form (e.g. HTML decoded from a legacy charset)."""
     unresolved_links: int = 0
     unresolved_examples: list[str] = field(default_factory=list)
+    ocr: dict[str, float] = field(default_factory=dict)
+    """What OCR did: jobs, pages, cached, failed, seconds (empty when OCR did not run)."""
 
     def skip(self, where: str, problem: str) -> None:
         """Record an input that was skipped."""

@@ -278,3 +278,11 @@ def filing_pdf(tmp_path: Path) -> Path:
 def filing_writer() -> Callable[..., Path]:
     """Return `write_filing(path, blank_page=False)` to write synthetic filings elsewhere."""
     return write_filing
+
+
+@pytest.fixture
+def report_writer() -> Callable[..., Path]:
+    """Return `write_report(path)`: a PDF with a vector chart, a photo and a scanned page."""
+    from figure_report import write_report
+
+    return write_report

@@ -95,6 +95,8 @@ class LayeredGraph:
             attrs["pages"] = list(component.pages)
         if component.section:
             attrs["section"] = list(component.section)
+        if component.box is not None:
+            attrs["box"] = list(component.box)
         self.g.add_node(component.component_id, **attrs)
         self.g.add_edge(component.doc_id, component.component_id, kind="contains")
         self._children.clear()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Protocol
 
-from evals.datasets import financebench, mmcoqa, mmqa, ottqa, webqa
+from evals.datasets import financebench, mmcoqa, mmlongbench, mmqa, ottqa, webqa
 from evals.datasets.bundle import ConversionReport
 from evals.datasets.questions import EvalExample, LoadedQuestions, QuestionRecord, load_questions
 from tools.errors import ConfigError
@@ -34,6 +34,7 @@ ADAPTERS: dict[str, Adapter] = {
     "ottqa": ottqa.convert,
     "hybridqa": ottqa.convert,
     "financebench": financebench.convert,
+    "mmlongbench": mmlongbench.convert,
 }
 
 

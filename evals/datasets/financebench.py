@@ -15,15 +15,13 @@ components makes all of them gold.
 from __future__ import annotations
 
 import logging
-import shutil
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from corpus_builder.bundle_write import component_record
-from corpus_builder.pdf_ingest import pdf_files, read_pdfs
-from evals.datasets.bundle import ConversionReport, CorpusDraft, finish
+from evals.datasets.bundle import ConversionReport, finish
 from evals.datasets.images import ImageCopier
+from evals.datasets.pdf_bundle import copy_sources, covering, pdf_draft, read_pdf_folder
 from evals.datasets.raw import (
     ProblemLog,
     check_split_and_limit,
@@ -31,7 +29,7 @@ from evals.datasets.raw import (
     find_raw_file,
     iter_jsonl,
 )
-from state.corpus import Document, IngestReport
+from state.corpus import Document
 from state.ids import page_key
 from tools.errors import DatasetFormatError
 
@@ -44,7 +42,6 @@ DOCUMENT_FILES = (
     "data/financebench_document_information.jsonl",
 )
 PDF_FOLDERS = ("pdfs", "data/pdfs")
-SOURCE_FOLDER = "files"
 """The bundle's folder of source PDFs (`source_file` of each document)."""
 
 
@@ -74,17 +71,10 @@ def convert(
     question_file = find_raw_file(raw_dir, QUESTION_FILES, "FinanceBench question file")
     pdf_dir = find_raw_dir(raw_dir, PDF_FOLDERS, "FinanceBench PDF")
     info = _document_info(raw_dir, problems)
-    report = IngestReport()
-    documents = read_pdfs(pdf_files(pdf_dir), report, None)
-    for item in report.skipped:
-        problems.add("pdf_unreadable", f"{item.where}: {item.problem}; its questions are skipped")
-    draft = _draft(documents, info, _copy_sources(documents, out_dir))
+    documents, stats = read_pdf_folder(pdf_dir, problems)
+    urls = {doc: str(meta.get("doc_link", "")) for doc, meta in info.items()}
+    draft = pdf_draft(documents, urls, copy_sources(documents, out_dir))
     questions = list(_questions(iter_jsonl(question_file, problems), documents, problems, limit))
-    stats = {
-        "pdf_pages": sum(d.page_count for d in documents),
-        "pdfs_skipped": len(report.skipped),
-        "pdf_repairs": [f"{r.where}: {r.problem}" for r in report.repaired],
-    }
     images = ImageCopier(out_dir, None, problems)
     return finish(
         draft, questions, out_dir, dataset=DATASET, split=split, problems=problems,
@@ -104,44 +94,6 @@ def _document_info(raw_dir: Path, problems: ProblemLog) -> dict[str, dict[str, A
         for _, record in iter_jsonl(path, problems)
         if isinstance(record.get("doc_name"), str)
     }
-
-
-def _copy_sources(documents: Iterable[Document], out_dir: Path) -> dict[str, str]:
-    """Copy each document's PDF into the bundle (`files/`); return doc id → bundle path.
-
-    The bundle then carries the files its page spans refer to, so an index built from it
-    can render pages, wherever the raw download went.
-    """
-    folder = out_dir / SOURCE_FOLDER
-    folder.mkdir(parents=True, exist_ok=True)
-    copied = {}
-    for document in documents:
-        source = Path(document.source)
-        target = folder / f"{document.doc_id}{source.suffix.lower()}"
-        if not target.is_file() or target.stat().st_size != source.stat().st_size:
-            shutil.copyfile(source, target)
-        copied[document.doc_id] = target.relative_to(out_dir).as_posix()
-    return copied
-
-
-def _draft(
-    documents: Iterable[Document], info: Mapping[str, dict[str, Any]], sources: Mapping[str, str]
-) -> CorpusDraft:
-    draft = CorpusDraft()
-    for document in documents:
-        meta = info.get(document.doc_id, {})
-        record = draft.document(document.doc_id, document.title, str(meta.get("doc_link", "")))
-        record["source_file"] = sources[document.doc_id]
-        if document.facts:
-            record["facts"] = list(document.facts)
-        record["page_count"] = document.page_count
-        if document.filing:
-            record["filing"] = dict(document.filing)
-        for component in document.components:
-            fields = component_record(component)
-            cid, kind = fields.pop("component_id"), fields.pop("type")
-            draft.add(document.doc_id, kind, fields, cid=cid)
-    return draft
 
 
 def _questions(
@@ -203,12 +155,3 @@ def _gold_pages(evidence: list[dict[str, Any]]) -> list[tuple[str, int]]:
         except (KeyError, TypeError, ValueError):
             continue
     return list(dict.fromkeys(pages))
-
-
-def covering(document: Document, page: int) -> list[str]:
-    """Return the ids of a document's components whose page span covers a page."""
-    return [
-        component.component_id
-        for component in document.components
-        if component.pages is not None and component.pages[0] <= page <= component.pages[1]
-    ]

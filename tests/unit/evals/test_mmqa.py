@@ -109,7 +109,7 @@ def test_output_loads_as_questions(mmqa_raw: Path, tmp_path: Path, read_bundle: 
 
 def test_registry_and_errors(mmqa_raw: Path, tmp_path: Path) -> None:
     assert get_adapter("mmqa") is convert
-    known = "known datasets: financebench, hybridqa, mmcoqa, mmqa, ottqa, webqa"
+    known = "known datasets: financebench, hybridqa, mmcoqa, mmlongbench, mmqa, ottqa, webqa"
     with pytest.raises(ConfigError, match=known):
         get_adapter("nope")
     with pytest.raises(ConfigError, match="no gold labels"):

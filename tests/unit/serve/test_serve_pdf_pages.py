@@ -40,8 +40,11 @@ def test_a_pdf_result_names_its_page_and_an_html_one_does_not(client: TestClient
     found = client.get("/api/search", params={"q": "Note 2 Revenue Recognition", **FILING}).json()
     for result in found["results"]:
         assert result["pdf_page"] == result["pages"][0]  # both zero-indexed
+        assert result["region"]["page"] == result["pdf_page"]
+        x1, y1, x2, y2 = result["region"]["bbox"]
+        assert 0 <= x1 <= x2 and 0 <= y1 <= y2
     mini = client.get("/api/search", params={"q": "radium"}).json()["results"]
-    assert all(result["pdf_page"] is None for result in mini)
+    assert all(result["pdf_page"] is None and result["region"] is None for result in mini)
 
 
 def test_a_page_renders_as_png_and_is_cached(client: TestClient, served_filing: Path) -> None:
