@@ -73,6 +73,8 @@ def ask_fif(
     need is its vector, and the helper starts on it now (tools.query_vectors).
     """
     question = require_question(question)
+    if not isinstance(context, FiFContext):  # shared settings: FiF's own fields at defaults
+        context = FiFContext.model_validate(context.model_dump(exclude_unset=True))
     context = with_filing_scope(context, question)
     open_index(context.index_dir, context.chroma_url).prefetch_queries([question])
     run = run_on_thread(graph, question, context, thread_id, checkpointer)

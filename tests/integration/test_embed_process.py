@@ -11,7 +11,7 @@ from test_mean_pooling import TEXTS
 
 from evals.datasets.questions import EvalExample
 from graph_agent.api import ask
-from state.settings import RunSettings
+from state.fif_context import FiFContext
 from tools.corpus_index import open_index
 from tools.embed_process import EmbedProcess, EmbedProcessError
 from tools.embedders import DEFAULT_TEXT_EMBEDDER, embed_each
@@ -106,7 +106,7 @@ def test_fif_ranks_the_same_with_the_helper_as_without(
     helper = index.queries.helper
     assert helper is not None
     assert index.queries.start_helper(START_S)  # as `fif eval` does before its first question
-    context = RunSettings(index_dir=str(sample_index))
+    context = FiFContext(index_dir=str(sample_index))
     sent = helper._next_ticket
     try:
         for example in sample_examples[:6]:

@@ -23,7 +23,7 @@ import pytest
 from evals.datasets.questions import EvalExample
 from graph_agent.api import ask
 from graph_agent.results import RunResult
-from state.settings import RunSettings
+from state.fif_context import FiFContext
 from tools.chat_models import _local_server, packaged_smollm2
 
 pytestmark = pytest.mark.integration
@@ -99,7 +99,7 @@ def test_local_backend_answers_a_sample_question(
 ) -> None:
     caplog.set_level(logging.WARNING, logger="tools.chat_models")  # as `fif` without -v
     example = sample_examples[0]
-    context = RunSettings(
+    context = FiFContext(
         index_dir=str(sample_index),
         backend="local",
         answer=True,
@@ -158,7 +158,7 @@ def test_openai_backend_runs_against_a_compatible_server(
     openai_server: tuple[str, str], sample_index: Path, sample_examples: tuple[EvalExample, ...]
 ) -> None:
     base_url, model = openai_server
-    context = RunSettings(
+    context = FiFContext(
         index_dir=str(sample_index),
         backend="openai",
         base_url=base_url,
