@@ -153,11 +153,21 @@ def recorded_context(saver: Any, config: RunnableConfig, index_dir: str, kind: t
     stored = _run_metadata(saver, config).get(CONTEXT_KEY)
     if not stored:
         logger.warning("thread %s has no stored settings; resuming with the defaults", thread_id)
+    return stored_settings(kind, stored, index_dir, thread_id)
+
+
+def stored_settings(kind: type[S], stored: str | None, index_dir: str, thread_id: str) -> S:
+    """Return settings stored as JSON on a checkpoint (None: the defaults), on `index_dir`.
+
+    Raises:
+        ConfigError: If the stored settings no longer validate.
+    """
+    if not stored:
         return kind(index_dir=index_dir)
     try:
         return kind.model_validate_json(stored).model_copy(update={"index_dir": index_dir})
     except ValidationError as err:
         raise ConfigError(
-            f"thread {thread_id!r}: its stored settings no longer validate ({err.errors()[0]}); "
-            "fork it with explicit options or start a new thread"
+            f"thread {thread_id!r}: its stored settings no longer validate "
+            f"({err.errors()[0]['msg']}); fork it with explicit options or start a new thread"
         ) from err

@@ -15,11 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from pydantic import ValidationError
 
 from graph_agent.registry import SYSTEMS, get_system
 from graph_agent.replay import sqlite_checkpointer
-from graph_agent.threads import CONTEXT_KEY, GRAPH_KEY
+from graph_agent.threads import CONTEXT_KEY, GRAPH_KEY, stored_settings
 from serve.branches import Branch, branches, checkpoint_of, fork_step
 from serve.errors import NotFoundError
 from serve.events import EventLogs
@@ -27,7 +26,6 @@ from serve.grounding import grounded
 from serve.steps import checkpoint_steps
 from serve.views import ranked_cards
 from state.settings import RunSettings
-from tools.errors import ConfigError
 from tools.layered_graph import LayeredGraph
 
 FORK_KEYS = ("branch", "fork_of", "fork_branch", "fork_step")
@@ -205,16 +203,7 @@ def fork_context(system: str, path: list[Any], thread_id: str, index_dir: str) -
         (s.metadata[CONTEXT_KEY] for s in reversed(path) if CONTEXT_KEY in (s.metadata or {})),
         None,
     )
-    kind = get_system(system).context_type
-    if stored is None:
-        return kind(index_dir=index_dir)
-    try:
-        return kind.model_validate_json(stored).model_copy(update={"index_dir": index_dir})
-    except ValidationError as err:
-        raise ConfigError(
-            f"thread {thread_id!r}: its stored settings no longer validate "
-            f"({err.errors()[0]['msg']}); start a new run instead of forking it"
-        ) from err
+    return stored_settings(get_system(system).context_type, stored, index_dir, thread_id)
 
 
 def fork_point(found: list[Branch], checkpoint_id: str) -> tuple[Branch, int] | None:
