@@ -24,9 +24,9 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (dev extra)")
 from playwright.sync_api import Page, expect  # noqa: E402
 
-pytest.register_assert_rewrite("tests.integration.browser_server")  # a plugin of this module
+pytest.register_assert_rewrite("browser_server")  # a plugin of this module
 
-from tests.integration.browser_server import (  # noqa: E402
+from browser_server import (  # noqa: E402
     ARTIFACTS,
     CHECKS,
     STEP_SECONDS,
@@ -36,7 +36,7 @@ from tests.integration.browser_server import (  # noqa: E402
 
 logger = logging.getLogger(__name__)
 pytestmark = pytest.mark.integration
-pytest_plugins = ["tests.integration.browser_server"]
+pytest_plugins = ["browser_server"]
 
 FIRST_PAINT_TARGET_MS = 1000.0
 FIRST_PAINT = """() => new Promise((resolve) => {

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from test_serve_threads import QUESTION, sse
 
 from serve.branches import branches
-from tests.unit.serve.test_serve_threads import QUESTION, sse
 
 
 @dataclass
