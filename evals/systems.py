@@ -17,7 +17,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from evals.datasets.questions import EvalExample
-from graph_agent.api import answer_from_components
+from nodes.core.answering import answer_from_components
 from state.settings import Backend, RunSettings
 from tools.cost import CostMeter
 from tools.errors import ConfigError

@@ -61,7 +61,7 @@ def ask_dense(question: str, context: RunSettings, thread_id: str | None = None)
 
     One search keeps no thread state, so there is nothing to continue or refuse.
     """
-    from graph_agent.api import answer_from_components
+    from nodes.core.answering import answer_from_components
     from tools.corpus_index import open_index
     from tools.search import dense_search
 
