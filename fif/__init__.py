@@ -1,1 +1,1 @@
-"""The `fif` command: one thin entry that joins each package's subcommands (STYLE §24)."""
+"""The `fif` command: one thin entry that joins each package's subcommands."""

@@ -1,4 +1,4 @@
-"""Repository hygiene: size budgets, one-way imports, and test-module layout (STYLE §2.1–2.3).
+"""Repository hygiene: size budgets, one-way imports, and test-module layout.
 
 Budgets: a module has at most 300 lines (soft: the few current offenders are listed below
 and must shrink, never grow past 500), a function at most 50 lines and a node body at most
@@ -55,7 +55,7 @@ ALLOWED_IMPORTS = {
 }
 """graph_agent → nodes → tools, state; corpus_builder → tools, state; evals → anything below;
 mcp_server (`fif mcp`) and serve (`fif serve`) → anything below fif; fif (the entry that
-joins every package's subcommands, STYLE §24) → anything."""
+joins every package's subcommands) → anything."""
 
 
 def python_files(*tops: str) -> Iterator[Path]:
