@@ -13,16 +13,14 @@ embedded in a pass of its own, so its vector is the same wherever it is embedded
 
 from __future__ import annotations
 
-import argparse
-import json
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
+from bench_questions import bundle_questions
 
 from graph_agent.api import ask
-from state.settings import RunSettings
+from state.fif_context import FiFContext
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
 from tools.search import dense_search
@@ -33,14 +31,8 @@ START_S = 120.0
 
 def main() -> None:
     """Time the three ways on every question of the bundle and print the comparison."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("bundle", type=Path)
-    parser.add_argument("--index", type=Path, required=True)
-    parser.add_argument("--limit", type=int, default=200)
-    args = parser.parse_args()
-    lines = (args.bundle / "questions.jsonl").read_text(encoding="utf-8").splitlines()
-    questions = [json.loads(line)["question"] for line in lines if line.strip()][: args.limit]
-    index, context = open_index(args.index), RunSettings(index_dir=str(args.index))
+    bundle, index_dir, questions = bundle_questions(__doc__ or "")
+    index, context = open_index(index_dir), FiFContext(index_dir=str(index_dir))
     helper = index.queries.helper
     if helper is None:
         raise SystemExit("no helper for this index's embedder (or FIF_EMBED_HELPER=0)")
@@ -73,7 +65,7 @@ def main() -> None:
             rankings[way].append(ranking)
     index.queries.helper = helper
     base = np.percentile(latency["dense"], [50, 95])
-    print(f"{len(questions)} questions of {args.bundle.name}; ms (p50 / p95), x dense")
+    print(f"{len(questions)} questions of {bundle.name}; ms (p50 / p95), x dense")
     for way in WAYS:
         p50, p95 = np.percentile(latency[way], [50, 95])
         print(f"  {way:16s} {p50:6.1f} / {p95:6.1f}   {p50 / base[0]:.2f}x / {p95 / base[1]:.2f}x")

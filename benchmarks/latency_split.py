@@ -13,14 +13,12 @@ and how many query texts each system embedded per question.
 
 from __future__ import annotations
 
-import argparse
-import json
 import time
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
+from bench_questions import bundle_questions
 
 from graph_agent.api import ask
 from state.fif_context import FiFContext
@@ -65,14 +63,8 @@ def report(runs: dict[str, list[dict[str, float]]]) -> None:
 
 def main() -> None:
     """Time dense and FiF on the bundle's questions and print the comparison."""
-    parser = argparse.ArgumentParser()
-    parser.add_argument("bundle", type=Path)
-    parser.add_argument("--index", type=Path, required=True)
-    parser.add_argument("--limit", type=int, default=200)
-    args = parser.parse_args()
-    lines = (args.bundle / "questions.jsonl").read_text(encoding="utf-8").splitlines()
-    questions = [json.loads(line)["question"] for line in lines if line.strip()][: args.limit]
-    index, context = open_index(args.index), FiFContext(index_dir=str(args.index))
+    bundle, index_dir, questions = bundle_questions(__doc__ or "")
+    index, context = open_index(index_dir), FiFContext(index_dir=str(index_dir))
     worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="eval")
     for question in questions[:WARM_UP]:
         for system in SYSTEMS:
@@ -81,7 +73,7 @@ def main() -> None:
     for i, question in enumerate(questions):
         for system in SYSTEMS[i % 2 :] + SYSTEMS[: i % 2]:
             runs[system].append(worker.submit(once, index, context, system, question).result())
-    print(f"{len(questions)} questions of {args.bundle.name}, one process")
+    print(f"{len(questions)} questions of {bundle.name}, one process")
     report(runs)
 
 
