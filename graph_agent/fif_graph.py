@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from langgraph.graph import END, START, StateGraph
 
 from graph_agent.binding import run_on_thread, with_checkpointer
 from graph_agent.context_check import checks_context
 from graph_agent.filing_scope import with_filing_scope
+from graph_agent.registry import SYSTEMS
 from graph_agent.results import RunResult, result_from_state
 from graph_agent.routing import after_evaluator, after_orchestrator, after_planner, after_reranker
 from graph_agent.timing import timed_node
@@ -73,9 +74,7 @@ def ask_fif(
     need is its vector, and the helper starts on it now (tools.query_vectors).
     """
     question = require_question(question)
-    if not isinstance(context, FiFContext):  # shared settings: FiF's own fields at defaults
-        context = FiFContext.model_validate(context.model_dump(exclude_unset=True))
-    context = with_filing_scope(context, question)
+    context = with_filing_scope(cast(FiFContext, SYSTEMS["fif"].own_settings(context)), question)
     open_index(context.index_dir, context.chroma_url).prefetch_queries([question])
     run = run_on_thread(graph, question, context, thread_id, checkpointer)
     return result_from_state(run.final, run.thread_id, run.latency_ms)

@@ -81,6 +81,14 @@ class SystemSpec:
         limit = getattr(self.module(), "recursion_limit", None)
         return {"recursion_limit": limit(context)} if callable(limit) else {}
 
+    def own_settings(self, context: RunSettings) -> RunSettings:
+        """Return `context` as this system's settings type, keeping the fields it has."""
+        if isinstance(context, self.context_type):
+            return context
+        fields = self.context_type.model_fields
+        shared = context.model_dump(exclude_unset=True)
+        return self.context_type(**{key: value for key, value in shared.items() if key in fields})
+
     def context(self, settings: Mapping[str, Any] | None = None) -> RunSettings:
         """Return the system's Context from FIF_* env, then `settings` (None values skipped)."""
         return self.context_type.from_env(settings)

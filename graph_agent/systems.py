@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from graph_agent.registry import SystemSpec, get_system
+from graph_agent.registry import get_system
 from graph_agent.results import RunResult
 from state.core import Ranked, ranked_entry
 from state.settings import RunSettings
@@ -35,7 +35,7 @@ def run_system(
             `continue_thread` is false.
     """
     spec = get_system(name)
-    settings = as_settings(spec, context)
+    settings = spec.own_settings(context)
     if not spec.replayable:
         return ask_dense(question, settings, thread_id)
     from graph_agent.replay import sqlite_checkpointer
@@ -45,15 +45,6 @@ def run_system(
         thread = claim_thread(saver, thread_id, continue_thread)
         with discard_unstarted(saver, thread):
             return spec.ask()(question, settings, thread_id=thread, checkpointer=saver)
-
-
-def as_settings(spec: SystemSpec, context: RunSettings) -> RunSettings:
-    """Return `context` as the system's own settings type, keeping the fields it has."""
-    if isinstance(context, spec.context_type):
-        return context
-    fields = spec.context_type.model_fields
-    shared = context.model_dump(exclude_unset=True)
-    return spec.context_type(**{key: value for key, value in shared.items() if key in fields})
 
 
 def ask_dense(question: str, context: RunSettings, thread_id: str | None = None) -> RunResult:
