@@ -17,12 +17,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from tools.filing_periods import (
-    QUARTER_WORDS,
-    fiscal_quarter_of_10q,
-    fiscal_year_of_end,
-    parse_date,
-)
+from tools.filing_periods import fiscal_quarter_of_10q, fiscal_year_of_end
+from tools.values import QUARTER_WORDS, parse_date
 
 FIRST_PAGES = 4
 """Pages read for the form and period: the cover is page 0 or 1."""

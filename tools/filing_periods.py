@@ -10,41 +10,10 @@ months ended" (third); the fourth quarter has no 10-Q.
 
 from __future__ import annotations
 
-import re
 from datetime import date
 
-QUARTER_WORDS = ("first", "second", "third", "fourth")
-"""A quarter's ordinal as a filing writes it; its index + 1 is the quarter."""
-
-_MONTHS = {
-    name: number
-    for number, names in enumerate(
-        [
-            ("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
-            ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
-            ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
-            ("december", "dec"),
-        ],
-        start=1,
-    )
-    for name in names
-}  # fmt: skip
-_DATE = re.compile(r"([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})")
 _YEAR_END_SPILL_DAYS = 7
 """A fiscal year ending this many days into a year belongs to the year before."""
-
-
-def parse_date(text: str) -> date | None:
-    """Return the date of 'June 30, 2023' (or 'Dec. 31 2022'), None if it is no date."""
-    for found in _DATE.finditer(text):
-        month = _MONTHS.get(found.group(1).lower())
-        if month is None:
-            continue
-        try:
-            return date(int(found.group(3)), month, int(found.group(2)))
-        except ValueError:
-            continue
-    return None
 
 
 def fiscal_year_of_end(end: date, quarter: int = 0) -> int:

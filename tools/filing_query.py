@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
 from functools import lru_cache
 
-from tools.filing_periods import QUARTER_WORDS, parse_date
+from tools.values import CALENDAR_YEAR, FISCAL_YEAR, QUARTER_WORDS, event_date, full_year
 
-_FISCAL_YEAR = re.compile(r"\b(?:FY\s?'?|fiscal\s+(?:year\s+)?)((?:19|20)?\d{2})\b", re.I)
-_YEAR = re.compile(r"(?<![\d$.,])((?:19|20)\d{2})(?![\d%])")
 _QUARTER = re.compile(
     r"\bQ([1-4])\b|\b([1-4])Q\b|\bFY\s?\d{2,4}\s?Q([1-4])\b|\b("
     + "|".join(QUARTER_WORDS)
@@ -25,7 +22,6 @@ _QUARTER = re.compile(
     re.I,
 )
 _HALF = re.compile(r"\bH([12])\b|\b(first|second) half\b", re.I)
-_ORDINAL_DATE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)?\s+([A-Z][a-z]+)\.?,?\s+((?:19|20)\d{2})\b")
 _FORM_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("10-K", re.compile(r"\b10-?k\b|\bannual report\b", re.I)),
     ("10-Q", re.compile(r"\b10-?q\b|\bquarterly report\b", re.I)),
@@ -64,10 +60,10 @@ class FilingAsked:
 @lru_cache(maxsize=512)
 def read_question(question: str) -> FilingAsked:
     """Return the period and form a question asks about (cached: read once per question)."""
-    years = [_full_year(m) for m in _FISCAL_YEAR.findall(question)]
-    years += [int(m) for m in _YEAR.findall(question)]
+    years = [full_year(m) for m in FISCAL_YEAR.findall(question)]
+    years += [int(m) for m in CALENDAR_YEAR.findall(question)]
     quarter = _quarter(question)
-    event = _event_date(question)
+    event = event_date(question)
     forms = [form for form, pattern in _FORM_NAMES if pattern.search(question)]
     if event and "8-K" not in forms:
         forms.append("8-K")
@@ -82,11 +78,6 @@ def read_question(question: str) -> FilingAsked:
     )
 
 
-def _full_year(text: str) -> int:
-    year = int(text)
-    return year + 2000 if year < 100 else year
-
-
 def _quarter(question: str) -> int:
     if found := _QUARTER.search(question):
         digit = found.group(1) or found.group(2) or found.group(3)
@@ -95,11 +86,3 @@ def _quarter(question: str) -> int:
         half = found.group(1) or ("1" if found.group(2).lower() == "first" else "2")
         return 2 * int(half)
     return 0
-
-
-def _event_date(question: str) -> date | None:
-    if found := _ORDINAL_DATE.search(question):
-        parsed = parse_date(f"{found.group(2)} {found.group(1)}, {found.group(3)}")
-        if parsed is not None:
-            return parsed
-    return parse_date(question)

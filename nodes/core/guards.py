@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from nodes.core.lexical import numbers
 from nodes.core.reader_address import INSTRUCTION, addressed_to_reader, factual_part
 from tools.sparse_index import terms
+from tools.values import digit_numbers
 
 _NAME = re.compile(r"\b[A-Z][\w'’-]+")
 YES_NO = frozenset({"yes", "no"})
@@ -84,7 +84,7 @@ def unsupported_answer(answer: str | None, evidence: Sequence[str]) -> str | Non
 
 def _covers(answer: str, sentence: str) -> bool:
     """Tell whether a text holds the answer's numbers, names and most of its words."""
-    if not set(numbers(answer)) <= set(numbers(sentence)):
+    if not set(digit_numbers(answer)) <= set(digit_numbers(sentence)):
         return False
     sentence_terms = terms(sentence)
     names = _words(" ".join(_NAME.findall(answer)))

@@ -18,7 +18,6 @@ from tools.small_bm25 import bm25_scores_of_ids
 from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within_terms, terms
 
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 STOPWORDS = frozenset(QUERY_STOPWORDS)
 """Words that never count as content: the BM25 stopwords plus question words and pronouns."""
 
@@ -45,11 +44,6 @@ def covered_share(query: str, covered: AbstractSet[str]) -> float:
     if not wanted:
         return 1.0
     return len(wanted & covered) / len(wanted)
-
-
-def numbers(text: str) -> list[str]:
-    """Return the numbers a text states, without thousands separators, in order, once each."""
-    return list(dict.fromkeys(n.replace(",", "") for n in _NUMBER.findall(text)))
 
 
 def lexical_bm25(index: CorpusIndex, query: str, node_ids: Sequence[str]) -> list[float]:

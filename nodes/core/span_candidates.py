@@ -13,6 +13,7 @@ from typing import Literal
 
 from nodes.core.answer_types import CONNECTORS, tokens
 from nodes.core.lexical import STOPWORDS
+from tools.values import STATED_DATE, STATED_NUMBER, YEAR
 
 
 @dataclass(frozen=True)
@@ -28,24 +29,6 @@ class Evidence:
 
 SpanKind = Literal["date", "year", "number", "name", "phrase"]
 
-_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
-_DATE = re.compile(
-    rf"\b(?:\d{{1,2}}\s+(?:{_MONTHS})(?:,?\s+\d{{3,4}})?"
-    rf"|(?:{_MONTHS})(?:\s+\d{{1,2}})?(?:\s*,)?\s+\d{{3,4}}"
-    r"|\d{1,2}(?:st|nd|rd|th)[- ]century"
-    r"|\d{4}s)\b"
-)
-_YEAR = re.compile(r"\b(?:1[0-9]|20)\d{2}\b")
-_NUMBER_WORDS = (  # not "one": "one of the ..." is rarely a count
-    "two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-    "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
-    "hundred|dozen|twice"
-)
-_NUMBER = re.compile(
-    r"(?<![\w.])\$?\d[\d,]*(?:\.\d+)?(?:\s?(?:%|percent|thousand|million|billion|trillion)\b)?"
-    rf"|\b(?:{_NUMBER_WORDS})(?:-time\b|\s+times\b)?\b",
-    re.IGNORECASE,
-)
 _LEADING_FUNCTION_WORDS = frozenset(
     "a an the in on at it he she his her its this that these those they their there "
     "after before during since from for by with as but and or when while although".split()
@@ -79,7 +62,7 @@ def _pattern_spans(sentence: str, words: list[str]) -> list[Span]:
     starts = _token_offsets(sentence, words)
     found: list[Span] = []
     claimed: set[int] = set()
-    for pattern, kind in ((_DATE, "date"), (_YEAR, "year"), (_NUMBER, "number")):
+    for pattern, kind in ((STATED_DATE, "date"), (YEAR, "year"), (STATED_NUMBER, "number")):
         for match in pattern.finditer(sentence):
             covered = [i for i, at in enumerate(starts) if match.start() <= at < match.end()]
             if not covered or claimed & set(covered):
@@ -152,7 +135,7 @@ def _content(word: str) -> bool:
 def cell_kind(cell: str) -> SpanKind:
     """Return the kind of a whole table cell: a date, year, number, name or phrase."""
     text = cell.strip()
-    for pattern, kind in ((_DATE, "date"), (_YEAR, "year"), (_NUMBER, "number")):
+    for pattern, kind in ((STATED_DATE, "date"), (YEAR, "year"), (STATED_NUMBER, "number")):
         if pattern.fullmatch(text):
             return kind  # type: ignore[return-value]
     return "name" if _capitalised(text) else "phrase"
@@ -161,15 +144,11 @@ def cell_kind(cell: str) -> SpanKind:
 def first_value(text: str, kind: SpanKind) -> float | None:
     """Return the first year (kind "year") or the first other number of a text, else None."""
     if kind == "year":
-        match = _YEAR.search(text)
+        match = YEAR.search(text)
         return float(match.group()) if match else None
-    for match in _NUMBER.finditer(text):
-        if not _YEAR.fullmatch(match.group()):
+    for match in STATED_NUMBER.finditer(text):
+        if not YEAR.fullmatch(match.group()):
             number = re.match(r"\$?([\d,]+(?:\.\d+)?)", match.group())
             if number:
                 return float(number.group(1).replace(",", ""))
     return None
-
-
-YEAR_IN = _YEAR
-"""A four-digit year (1000-2099) anywhere in a text."""

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from nodes.core.answer_types import AnswerKind
 from nodes.core.lexical import STOPWORDS
-from nodes.core.span_candidates import YEAR_IN, Span
+from nodes.core.span_candidates import Span
 from state.reader_tuning import ReaderTuning
 from tools.sparse_index import stem_words
+from tools.values import YEAR
 
 _DASHES = frozenset("-–—")
 _BORN, _DIED = stem_words(["born", "died"])
@@ -101,7 +102,7 @@ def place_factor(span: Span, words: Sequence[str], region: bool, tuning: ReaderT
 def answer_text(span: Span, kind: AnswerKind) -> str:
     """Return the span's answer text: only the year of a date when the question asks a year."""
     if kind == "year" and span.kind == "date":
-        match = YEAR_IN.search(span.text)
+        match = YEAR.search(span.text)
         if match:
             return match.group()
     return span.text

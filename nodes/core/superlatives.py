@@ -22,6 +22,7 @@ from typing import Literal
 from nodes.core.lexical import STOPWORDS
 from tools.layered_graph import LayeredGraph
 from tools.sparse_index import terms
+from tools.values import date_value, number_value, ordinal_rank
 
 Direction = Literal["max", "min"]
 ValueKind = Literal["number", "date"]
@@ -63,13 +64,6 @@ _SUPERLATIVES: dict[str, tuple[Direction, ValueKind, str]] = {
 }
 _RECENT = "recent"
 """"most recent": the latest date."""
-_RANKS = {
-    word: rank
-    for rank, word in enumerate(
-        "second third fourth fifth sixth seventh eighth ninth tenth".split(), start=2
-    )
-}
-_ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 _AFTER = 3
 """Content words after the superlative that may name its column."""
 _DATE_HEADERS = frozenset(terms("date year born birth founded established season"))
@@ -77,32 +71,6 @@ _PARSED_SHARE = 0.5
 """A column orders rows only if this share of its cells holds a value of the kind."""
 
 _WORD = re.compile(r"[\w']+")
-_FEET = re.compile(r"(\d+)\s*['′]\s*(\d+)")
-_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
-_YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)\b")
-_ISO = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
-_MONTHS = {
-    name: number
-    for number, names in enumerate(
-        [
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ],  # fmt: skip
-        start=1,
-    )
-    for name in names
-}
-_DAY = re.compile(r"\b([0-3]?\d)\b")
 
 
 @lru_cache(maxsize=256)
@@ -124,33 +92,15 @@ def read_superlative(question: str) -> Superlative | None:
 
 def _rank(word: str) -> int:
     """Return the rank an ordinal before a superlative names ("second", "9th"), else 1."""
-    ordinal = _ORDINAL.fullmatch(word)
-    return max(1, int(ordinal.group(1))) if ordinal else _RANKS.get(word, 1)
+    return ordinal_rank(word) or 1
 
 
 def cell_value(cell: str, kind: ValueKind) -> tuple[float, ...] | None:
     """Return a cell's value as a sortable tuple: a number, or (year, month, day)."""
     if kind == "number":
-        feet = _FEET.search(cell)
-        if feet:
-            return (int(feet.group(1)) * 12 + int(feet.group(2)),)
-        number = _NUMBER.search(cell)
-        return (float(number.group().replace(",", "")),) if number else None
-    return _date(cell)
-
-
-def _date(cell: str) -> tuple[float, ...] | None:
-    iso = _ISO.search(cell)
-    if iso:
-        return tuple(float(part) for part in iso.groups())
-    words = [word.lower().rstrip(".") for word in _WORD.findall(cell)]
-    month = next((_MONTHS[w] for w in words if w in _MONTHS), 0)
-    year = _YEAR.search(cell)
-    if not month and not year:
-        return None
-    days = [int(d) for d in _DAY.findall(_YEAR.sub(" ", cell)) if 1 <= int(d) <= 31]
-    day = days[0] if month and days else 0
-    return (float(year.group()) if year else 0.0, float(month), float(day))
+        number = number_value(cell)
+        return None if number is None else (number,)
+    return date_value(cell)
 
 
 def order_column(

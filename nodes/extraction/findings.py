@@ -18,6 +18,7 @@ from state.extraction_state import Finding
 from tools.calculator import SCALE_WORDS, to_number
 from tools.section_text import FetchedSection, Unit
 from tools.sparse_index import bm25_within
+from tools.values import MODERN_YEAR, modern_years
 
 PERIOD_WEIGHT = 0.5
 """Extra weight of a row or sentence that names the question's period."""
@@ -26,19 +27,10 @@ TEXT_WEIGHT = 0.5
 CONTEXT_CHARS = 300
 LABEL_WORDS = 10
 """A sentence finding is labelled by its opening words (the item is only the lens)."""
-_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
-_SHORT_FY = re.compile(r"\bfy\s?'?(\d{2})\b", re.IGNORECASE)
 _AMOUNT = re.compile(
     r"(?P<number>\(?[$€£]?-?\d[\d,]*(?:\.\d+)?\)?(?:\s?%)?)(?:\s+(?P<scale>[A-Za-z]+))?"
 )
 _CAPTION_SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
-
-
-def periods(text: str) -> set[str]:
-    """Return the years a text names ("2022", and "FY22" as "2022")."""
-    found = set(_YEAR.findall(text))
-    found.update(f"20{short}" for short in _SHORT_FY.findall(text))
-    return found
 
 
 def cells(row_text: str) -> list[tuple[str, str]]:
@@ -53,7 +45,7 @@ def cells(row_text: str) -> list[tuple[str, str]]:
 def is_amount(text: str) -> bool:
     """Tell whether a cell or phrase states a number that is not just a year."""
     number = to_number(text)
-    return number is not None and not _YEAR.fullmatch(text.strip().strip("$() ,.;:"))
+    return number is not None and not MODERN_YEAR.fullmatch(text.strip().strip("$() ,.;:"))
 
 
 def row_value(text: str, wanted: set[str]) -> tuple[str, str, str] | None:
@@ -64,11 +56,11 @@ def row_value(text: str, wanted: set[str]) -> tuple[str, str, str] | None:
     if not amounts:
         return None
     for name, value in amounts:
-        hit = periods(name) & wanted
+        hit = modern_years(name) & wanted
         if hit:
             return label, value, sorted(hit)[0]
     name, value = amounts[0]
-    return label, value, ",".join(sorted(periods(name)))
+    return label, value, ",".join(sorted(modern_years(name)))
 
 
 def sentence_value(text: str) -> str | None:
@@ -129,14 +121,14 @@ def rule_findings(
     if not units:
         return []
     scores = bm25_within(item, [u.text for u, _, _ in units])
-    wanted = periods(f"{question} {item}")
+    wanted = modern_years(f"{question} {item}")
     found: list[Finding] = []
     for (unit, section, caption), score in zip(units, scores, strict=True):
         read = read_unit(unit, caption.split("\n")[0], wanted) if score > 0 else None
         if read is None:
             continue
         label, value, unit_name, weight = read
-        weight *= 1.0 + PERIOD_WEIGHT * bool(wanted & periods(unit.text))
+        weight *= 1.0 + PERIOD_WEIGHT * bool(wanted & modern_years(unit.text))
         found.append(
             {
                 "label": label,

@@ -16,7 +16,6 @@ the computed one replaces it (the check is recorded with the verdict).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,12 +23,12 @@ from nodes.core.lexical import content_words, coverage, stems
 from state.extraction_state import FailedSearch, Finding, Status
 from tools.calculator import CalculationError, agrees, evaluate, to_number
 from tools.metric_terms import metric_inputs, metrics_named
+from tools.values import SIGNED_NUMBER
 
 ANSWER_COVERAGE = 0.5
 """Share of the question's content terms one finding must cover to answer offline."""
 NEEDS_WORDS = 6
 """Words of the question an offline `needs` item keeps, in the question's order."""
-_CLAIMED = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 
 
 @dataclass(frozen=True)
@@ -134,7 +133,7 @@ def check_calculation(
         if (number := to_number(finding["value"])) is not None
     }
     result = evaluate(expression, values)
-    match = _CLAIMED.search(answer)
+    match = SIGNED_NUMBER.search(answer)
     claimed = to_number(match.group(0)) if match else None
     agreed = claimed is not None and (
         agrees(claimed, result) or agrees(claimed, result * 100) or agrees(claimed * 100, result)

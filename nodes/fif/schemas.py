@@ -78,5 +78,3 @@ class Reranking(BaseModel):
     """The final top-k, best first."""
 
     ranking: list[Selected] = Field(default_factory=list)
-
-

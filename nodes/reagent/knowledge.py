@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from nodes.core.lexical import STOPWORDS, content_words, coverage, numbers, stems
+from nodes.core.lexical import STOPWORDS, content_words, coverage, stems
 from state.reagent_state import Assertion
+from tools.values import digit_numbers
 
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 ROW_CELL_SEPARATOR = " | "
@@ -36,8 +37,8 @@ def slot_of(text: str, entity: str, subquestion: str) -> tuple[str, str]:
     The attribute is the last content word before the first new number that is not a
     word of the entity; both are empty when the sentence states no new number.
     """
-    asked = set(numbers(subquestion))
-    new = [n for n in numbers(text) if n not in asked]
+    asked = set(digit_numbers(subquestion))
+    new = [n for n in digit_numbers(text) if n not in asked]
     if not new:
         return "", ""
     first = text.replace(",", "").find(new[0])

@@ -10,9 +10,10 @@ from extraction_bundle import MARGIN_QUESTION
 
 from evals.systems import RunConfig, every_system, make_system
 from graph_agent.extraction_graph import ask_extraction, graph
-from nodes.extraction.findings import periods, row_value, sentence_value
+from nodes.extraction.findings import row_value, sentence_value
 from nodes.extraction.synthesis import offline_synthesis
 from state.extraction_state import ExtractionContext, Finding
+from tools.values import modern_years
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -45,7 +46,7 @@ def test_rows_take_the_period_column_and_sentences_need_an_amount():
     assert sentence_value("Net sales grew 8% to $5,298 million in 2022.") == "8%"
     assert sentence_value("See Note 6 on page 17.") is None
     assert sentence_value("In 2022, we spent $765 million.") == "$765 million"
-    assert periods("FY22 and fiscal 2021") == {"2022", "2021"}
+    assert modern_years("FY22 and fiscal 2021") == {"2022", "2021"}
 
 
 def finding(label: str, context: str, value: float | str = 1.0) -> Finding:

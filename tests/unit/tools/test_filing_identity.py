@@ -7,7 +7,8 @@ from datetime import date
 import pytest
 
 from tools.filing_identity import FilingIdentity, first_page_texts, read_identity
-from tools.filing_periods import fiscal_quarter_of_10q, fiscal_year_of_end, parse_date
+from tools.filing_periods import fiscal_quarter_of_10q, fiscal_year_of_end
+from tools.values import parse_date
 
 TEN_K = [
     "UNITED STATES SECURITIES AND EXCHANGE COMMISSION",
