@@ -7,7 +7,7 @@ that record what happened only grow: nodes return new items and reducers merge t
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Literal, NotRequired
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import with_config
 from typing_extensions import TypedDict
@@ -19,7 +19,6 @@ CompMode = Literal["vector", "llm"]
 SubqueryStatus = Literal["unknown", "answerable", "not answerable"]
 SubqueryOrigin = Literal["initial", "replan", "rewrite", "bridge"]
 ActionKind = Literal["search", "replan", "stop"]
-
 
 
 class Subquery(TypedDict):
@@ -169,6 +168,8 @@ class FiFState(TypedDict, total=False):
 
     question: str
     """The original question Q (input)."""
+    analysis: dict[str, Any]
+    """What the planner read of Q, once (`nodes.core.question.QuestionAnalysis.as_state`)."""
     subqueries: Annotated[list[Subquery], merge_subqueries]
     """The plan: written by the planner (append) and the evaluator (status, answers)."""
     history: Annotated[list[StepRecord], operator.add]

@@ -67,9 +67,10 @@ class FiFTuning(BaseModel):
         0.5,
         ge=0.0,
         description="Rows: added to the score of the table rows holding the value a superlative "
-        'picks ("the least capacity", "the second most points"; nodes/core/superlatives.py) '
-        "wherever rows are scored: the row a link hop leaves from, the row a bridge is "
-        "read from, a chain's path penalty. Trades the row's words against the order "
+        'picks ("the least capacity", "the second most points"; the question rule '
+        '"superlative", nodes/core/question_rules.py) wherever rows are scored: the row a '
+        "link hop leaves from, the row a bridge is read from, a chain's path penalty. "
+        "Trades the row's words against the order "
         "the question asks for; 0 turns it off, about 0.25 to 2 reorders the rows.",
     )
     bridge_tie_margin: float = Field(

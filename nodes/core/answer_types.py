@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from nodes.core.lexical import STOPWORDS
+from nodes.core.order_words import ORDER_WORDS, OrderWord
 from tools.sparse_index import stem_words
 
 AnswerKind = Literal["yesno", "choice", "date", "year", "number", "person", "place", "entity"]
@@ -42,15 +43,8 @@ _PERSON_NOUNS = frozenset(
     "artist musician composer producer politician president king queen founder "
     "coach rapper poet painter footballer son daughter father mother wife husband".split()
 )
-_ORDER_WORDS: dict[Order, frozenset[str]] = {
-    "min_year": frozenset("first earlier earliest older oldest before sooner".split()),
-    "max_year": frozenset("later latest last younger youngest newer newest recent".split()),
-    "max_number": frozenset(
-        "larger largest bigger biggest more most higher highest taller tallest longer "
-        "longest greater greatest heavier".split()
-    ),
-    "min_number": frozenset("smaller smallest fewer less least lower lowest shorter".split()),
-}
+_ORDER_PRECEDENCE: tuple[Order, ...] = ("min_year", "max_year", "max_number", "min_number")
+"""When a question uses words of several orders, the first of these it uses wins."""
 _HEAD_WINDOW = 4
 _NOUN_KINDS: tuple[tuple[frozenset[str], AnswerKind], ...] = (
     (_YEAR_NOUNS, "year"),
@@ -164,10 +158,19 @@ def _wh_kind(words: list[str]) -> AnswerKind:
 
 def comparison_order(words: list[str]) -> Order | None:
     """Return how a comparison question orders its options ("first" → the earliest year)."""
-    for order, cues in _ORDER_WORDS.items():
-        if cues & set(words):
-            return order
-    return None
+    used = {_order(ORDER_WORDS[word]) for word in words if word in ORDER_WORDS}
+    return next((order for order in _ORDER_PRECEDENCE if order in used), None)
+
+
+def _order(word: OrderWord) -> Order:
+    """Return a comparison's order from its word: by year for dates, else by number."""
+    orders: dict[tuple[str, str], Order] = {
+        ("min", "date"): "min_year",
+        ("max", "date"): "max_year",
+        ("min", "number"): "min_number",
+        ("max", "number"): "max_number",
+    }
+    return orders[(word.direction, word.kind)]
 
 
 def choice_options(question: str) -> tuple[str, ...]:

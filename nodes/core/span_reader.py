@@ -19,11 +19,11 @@ from nodes.core.answer_types import (
     QuestionShape,
     content_stems,
     content_tokens,
-    question_shape,
     tokens,
 )
 from nodes.core.cell_reader import cell_candidates
 from nodes.core.choice_reader import choose_option, yes_or_no
+from nodes.core.question import analyze_question
 from nodes.core.span_candidates import Evidence, Span, SpanKind, sentence_spans
 from nodes.core.span_shapes import (
     Seen,
@@ -62,7 +62,7 @@ def read_answer(
     """Return the best answer span for a question from ranked evidence, or None."""
     if not evidence:
         return None
-    shape = question_shape(question)
+    shape = analyze_question(question).answer
     if shape.kind == "choice":
         return choose_option(shape, evidence, tuning.option_share)
     if shape.kind == "yesno":

@@ -7,7 +7,8 @@ The superlative is read from the question (its direction, whether it orders numb
 dates, its rank: "second most"), its column from the table's header (the words after the
 superlative, or those it implies: "tallest" a height, "youngest" a birth date; a date
 superlative without one takes the table's date or year column), and the rows holding
-that column's extreme value are the ones the question is about (`superlative_rows`).
+that column's extreme value are the ones the question is about (`superlative_rows`); the
+question rule `nodes.core.question_rules.superlative_rule` lifts them.
 Filters the question adds ("the latest album she *won* a Grammy for") are not read.
 """
 
@@ -17,15 +18,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
 
 from nodes.core.lexical import STOPWORDS
+from nodes.core.order_words import ORDER_WORDS, Direction, ValueKind
 from tools.layered_graph import LayeredGraph
 from tools.sparse_index import terms
 from tools.values import date_value, number_value, ordinal_rank
-
-Direction = Literal["max", "min"]
-ValueKind = Literal["number", "date"]
 
 
 @dataclass(frozen=True)
@@ -40,28 +38,6 @@ class Superlative:
     """1 for "the most", 2 for "the second most", 9 for "the 9th-most"."""
 
 
-_SUPERLATIVES: dict[str, tuple[Direction, ValueKind, str]] = {
-    "most": ("max", "number", ""),
-    "highest": ("max", "number", ""),
-    "largest": ("max", "number", ""),
-    "biggest": ("max", "number", ""),
-    "greatest": ("max", "number", ""),
-    "maximum": ("max", "number", ""),
-    "least": ("min", "number", ""),
-    "lowest": ("min", "number", ""),
-    "smallest": ("min", "number", ""),
-    "fewest": ("min", "number", ""),
-    "minimum": ("min", "number", ""),
-    "tallest": ("max", "number", "height"),
-    "heaviest": ("max", "number", "weight"),
-    "lightest": ("min", "number", "weight"),
-    "longest": ("max", "number", "length duration"),
-    "earliest": ("min", "date", ""),
-    "oldest": ("min", "date", "birth born founded established"),
-    "latest": ("max", "date", ""),
-    "newest": ("max", "date", ""),
-    "youngest": ("max", "date", "birth born"),
-}
 _RECENT = "recent"
 """"most recent": the latest date."""
 _AFTER = 3
@@ -78,9 +54,10 @@ def read_superlative(question: str) -> Superlative | None:
     """Return the question's first superlative, or None (cached: every row scoring asks)."""
     words = [word.lower() for word in _WORD.findall(question)]
     for position, word in enumerate(words):
-        if word not in _SUPERLATIVES:
+        order = ORDER_WORDS.get(word)
+        if order is None or not order.superlative:
             continue
-        direction, kind, implied = _SUPERLATIVES[word]
+        direction, kind, implied = order.direction, order.kind, order.implies
         after = [w for w in words[position + 1 :] if w not in STOPWORDS][:_AFTER]
         if word == "most" and after[:1] == [_RECENT]:
             direction, kind, after = "max", "date", after[1:]
@@ -134,16 +111,11 @@ def _parsed_share(rows: Sequence[Sequence[str]], column: int, kind: ValueKind) -
     return len(column_values(rows, column, kind)) / cells if cells else 0.0
 
 
-def superlative_rows(graph: LayeredGraph, question: str, table: str) -> list[int]:
-    """Return the orders of the table's rows holding the value the question's superlative picks.
+def superlative_rows(graph: LayeredGraph, superlative: Superlative, table: str) -> list[int]:
+    """Return the orders of the table's rows holding the value a superlative picks.
 
-    [] when the question has no superlative, or the table no column it orders by.
+    [] when the table has no column the superlative orders by.
     """
-    superlative = read_superlative(question)
-    return _extreme_rows(graph, superlative, table) if superlative else []
-
-
-def _extreme_rows(graph: LayeredGraph, superlative: Superlative, table: str) -> list[int]:
     attrs = graph.node(table).attrs
     header = [str(h) for h in attrs.get("header", [])]
     rows = [[str(cell) for cell in row] for row in attrs.get("rows", [])]
@@ -158,11 +130,10 @@ def _extreme_rows(graph: LayeredGraph, superlative: Superlative, table: str) -> 
     return [order for order, value in values.items() if value == target]
 
 
-def superlative_nodes(graph: LayeredGraph, question: str, nodes: Sequence[str]) -> set[str]:
-    """Return the table rows among `nodes` holding the value the question's superlative picks."""
-    superlative = read_superlative(question)
-    if superlative is None:
-        return set()
+def superlative_nodes(
+    graph: LayeredGraph, superlative: Superlative, nodes: Sequence[str]
+) -> set[str]:
+    """Return the table rows among `nodes` holding the value a superlative picks."""
     by_table: dict[str, list[str]] = {}
     for node in nodes:
         view = graph.node(node)
@@ -170,6 +141,6 @@ def superlative_nodes(graph: LayeredGraph, question: str, nodes: Sequence[str]) 
             by_table.setdefault(str(view.attrs["component_id"]), []).append(node)
     picked: set[str] = set()
     for table, rows in by_table.items():
-        orders = set(_extreme_rows(graph, superlative, table))
+        orders = set(superlative_rows(graph, superlative, table))
         picked.update(row for row in rows if int(graph.node(row).attrs.get("order", -1)) in orders)
     return picked

@@ -25,10 +25,11 @@ dropped: on the link-less OTT-QA tuning half they cost a question and gained non
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from nodes.core.lexical import content_words, covered_share, covered_terms
+from nodes.core.question_rules import rule_weights
 from nodes.fif.hop import residual_text, row_scores
 from nodes.fif.plan_heuristics import named_documents
 from state.fif_state import FiFState, Found, StepRecord
@@ -130,13 +131,13 @@ def evidence_node(
     lexical_weight: float,
     meter: CostMeter,
     visited: Collection[str] = (),
-    superlative_weight: float = 0.0,
+    rules: Mapping[str, float] | None = None,
 ) -> str:
     """Return the row or sentence of a component that the question is about.
 
     Rows and sentences are scored by cosine plus `lexical_weight` times their BM25 among
     the component's parts, as link hops score linking rows (`nodes.fif.hop.row_scores`, with
-    `superlative_weight` for the rows a superlative picks): the row repeating the
+    the question `rules`' weights, e.g. for the rows a superlative picks): the row repeating the
     question's rare values is the one its entity is read from. A sentence names entities
     only through its links, so only sentences linking to a page not `visited` compete
     (when there are any): "She was born in Young" over the sentence matching the question
@@ -151,7 +152,7 @@ def evidence_node(
         return component
     with meter.timed("embedding"):
         vector = index.embed_query(question)
-    score = row_scores(index, question, vector, parts, meter, lexical_weight, superlative_weight)
+    score = row_scores(index, question, vector, parts, meter, lexical_weight, rules or {})
     return max(parts, key=lambda node: (score[node], node))
 
 
@@ -188,8 +189,8 @@ def bridge_subquery(
     if not step["components"]:
         return None
     top = evidence_component(index, question, step["components"], tuning.bridge_tie_margin)
-    weight, superlative = tuning.bridge_lexical_weight, tuning.superlative_weight
-    node = evidence_node(index, question, top, weight, meter, visited, superlative)
+    weight, rules = tuning.bridge_lexical_weight, rule_weights(tuning)
+    node = evidence_node(index, question, top, weight, meter, visited, rules)
     entity = choose_entity(candidate_entities(index, question, node, visited))
     if entity is None:
         return None

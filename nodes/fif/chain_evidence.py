@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from nodes.core.lexical import covered_share, covered_terms
+from nodes.core.question_rules import rule_weights
 from nodes.fif.hop import parts_first, residual_text, row_scores
 from nodes.fif.traversal import component_scores
 from state.fif_state import Candidate
@@ -107,7 +108,7 @@ def path_penalties(
     for owner, pairs in reached.items():
         nodes = [owner, *index.graph.children(owner)]
         linking = parts_first(index.graph, [n for n in nodes if outgoing_links(index.graph, n)])
-        weights = tuning.lexical_weight, tuning.superlative_weight
+        weights = tuning.lexical_weight, rule_weights(tuning)
         score = row_scores(index, question, vector, linking, meter, *weights)
         top = max(score.values(), default=0.0)
         for node, via in pairs:

@@ -8,6 +8,7 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 
 from nodes.core.guards import unsupported_answer
+from nodes.core.question import analysis_in
 from nodes.core.reasoning import Decided, decide, fallbacks_of
 from nodes.fif.bridge import Bridge, bridge_subquery
 from nodes.fif.chain_evidence import prefetch_chain_residuals
@@ -126,7 +127,7 @@ def bridge_of(
     if tuning.bridge_hops < 1 or not success or step["strategy"]["doc_mode"] == "neighbors":
         return None
     if not tuning.comparison_bridges and compares_named_entities(
-        question, state.get("subqueries", [])
+        analysis_in(state), state.get("subqueries", [])
     ):
         return None
     bridge = bridge_subquery(index, question, step, tuning, meter, visited)

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from nodes.core.lexical import content_words, covered_terms
-from nodes.core.superlatives import superlative_nodes
+from nodes.core.question import analyze_question
+from nodes.core.question_rules import rule_scores, rule_weights
 from state.tuning import FiFTuning
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
@@ -77,9 +78,8 @@ def link_hop(
     if not linked:
         return None
     sources = list(dict.fromkeys(s for found in linked.values() for s in found))
-    score = row_scores(
-        index, subquery, query, sources, meter, tuning.lexical_weight, tuning.superlative_weight
-    )
+    weights = rule_weights(tuning)
+    score = row_scores(index, subquery, query, sources, meter, tuning.lexical_weight, weights)
     via = {doc: best_linking_node(graph, found, score) for doc, found in linked.items()}
     top = max(score[source] for source in via.values())
     prior = {doc: tuning.link_prior * (score[source] - top) for doc, source in via.items()}
@@ -135,20 +135,20 @@ def row_scores(
     nodes: Sequence[str],
     meter: CostMeter,
     lexical_weight: float,
-    superlative_weight: float,
+    weights: Mapping[str, float],
 ) -> dict[str, float]:
     """Score the rows or sentences a link leaves from, or a bridge is read from.
 
-    Cosine plus `lexical_weight` times their BM25 among `nodes`, plus `superlative_weight`
-    for the table rows holding the value the text's superlative picks ("the least
-    capacity": `nodes.core.superlatives`).
+    Cosine plus `lexical_weight` times their BM25 among `nodes`, plus the question rules'
+    `weights` for the nodes a rule singles out in the text's analysis (the table rows
+    holding the value its superlative picks: "the least capacity";
+    `nodes.core.question_rules`).
     """
     cosine = node_similarities(index, vector, nodes, meter)
     lexical = lexical_scores(index, text, nodes)
     score = {node: cosine.get(node, -1.0) + lexical_weight * lexical[node] for node in nodes}
-    if superlative_weight > 0:
-        for node in superlative_nodes(index.graph, text, nodes):
-            score[node] += superlative_weight
+    for node, bonus in rule_scores(index.graph, analyze_question(text), nodes, weights).items():
+        score[node] += bonus
     return score
 
 

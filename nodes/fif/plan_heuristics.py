@@ -16,8 +16,8 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from nodes.core.answer_types import question_shape
 from nodes.core.lexical import content_words
+from nodes.core.question import QuestionAnalysis
 from state.fif_state import StepRecord, Subquery
 from state.views import best_success, successes
 from tools.corpus_index import CorpusIndex
@@ -68,7 +68,7 @@ def decompose(index: CorpusIndex, question: str, max_subqueries: int) -> list[st
     return [question, *tasks][:max_subqueries]
 
 
-def compares_named_entities(question: str, subqueries: Sequence[Subquery]) -> bool:
+def compares_named_entities(question: QuestionAnalysis, subqueries: Sequence[Subquery]) -> bool:
     """Tell whether a question compares entities it names ("Are A and B both ...?").
 
     Two or more subqueries of the initial plan besides the question (one per named
@@ -76,7 +76,7 @@ def compares_named_entities(question: str, subqueries: Sequence[Subquery]) -> bo
     Its answer lies on the named entities' own pages, not on pages they lead to.
     """
     entities = [s for s in subqueries if s["origin"] == "initial" and s["index"] > 0]
-    return len(entities) >= 2 and question_shape(question).kind in ("yesno", "choice")
+    return len(entities) >= 2 and question.compares
 
 
 def replan(index: CorpusIndex, question: str, history: Sequence[StepRecord]) -> list[str]:

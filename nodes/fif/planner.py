@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from langgraph.runtime import Runtime
 
 from nodes.core.guards import ungrounded
+from nodes.core.question import analyze_question
 from nodes.core.reasoning import decide, fallbacks_of
 from nodes.fif.fusion import prefetch_plan
 from nodes.fif.orchestrator import serialize_memory, serialize_subqueries
@@ -26,6 +27,7 @@ MAX_REPLAN_TASKS = 2
 class PlannerUpdate(TypedDict, total=False):
     """Keys the planner writes."""
 
+    analysis: dict[str, Any]
     subqueries: list[Subquery]
     decisions: list[Action]
     cost: dict[str, float]
@@ -90,9 +92,11 @@ def _initial_plan(
 ) -> PlannerUpdate:
     question = state["question"]
     index.prefetch_queries([question])  # embedded while the question is decomposed
+    analysis = analyze_question(question).as_state()
     if context.no_planner:
         prefetch_plan(index, question, [question])
         return {
+            "analysis": analysis,
             "subqueries": _subqueries([question], 0, "initial"),
             "cost": meter.as_dict(),
         }
@@ -111,6 +115,7 @@ def _initial_plan(
     tasks = decided.value[: context.max_subqueries]
     prefetch_plan(index, question, tasks)
     return {
+        "analysis": analysis,
         "subqueries": _subqueries(tasks, 0, "initial"),
         "cost": meter.as_dict(),
         **fallbacks_of("planner", decided),

@@ -13,6 +13,7 @@ import pytest
 from agent_records import subquery
 from agent_runs import build_pages, final_state, paragraph_page
 
+from nodes.core.question import analyze_question
 from nodes.fif.bridge import bridge_subquery, candidate_entities, choose_entity, evidence_node
 from nodes.fif.evaluator import bridge_of
 from nodes.fif.plan_heuristics import compares_named_entities
@@ -220,7 +221,7 @@ def test_a_near_tie_covering_more_of_the_question_is_read_for_the_bridge(
 )
 def test_a_question_comparing_named_entities(question: str, entities: int, expected: bool) -> None:
     plan = [subquery(i) for i in range(entities + 1)]
-    assert compares_named_entities(question, plan) is expected
+    assert compares_named_entities(analyze_question(question), plan) is expected
 
 
 def test_a_comparison_reads_no_bridge_unless_asked_to(linkless_index: Path) -> None:

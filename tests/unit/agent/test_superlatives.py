@@ -109,19 +109,26 @@ def test_the_column_is_the_header_the_superlative_names_or_implies() -> None:
 
 def test_rows_holding_the_extreme_value(league_index: Path) -> None:
     graph = open_index(league_index).graph
-    assert superlative_rows(graph, QUESTION, TABLE) == [2]
-    assert superlative_rows(graph, "the team with the second largest capacity", TABLE) == [1]
-    assert superlative_rows(graph, "the youngest club by date founded", TABLE) == [2]
-    assert superlative_rows(graph, "the team at Lion Hall", TABLE) == []
-    rows = graph.children(TABLE)
-    assert {graph.node(r).attrs["order"] for r in superlative_nodes(graph, QUESTION, rows)} == {2}
+
+    def rows_of(question: str) -> list[int]:
+        superlative = read_superlative(question)
+        assert superlative is not None
+        return superlative_rows(graph, superlative, TABLE)
+
+    assert rows_of(QUESTION) == [2]
+    assert rows_of("the team with the second largest capacity") == [1]
+    assert rows_of("the youngest club by date founded") == [2]
+    assert rows_of("the team with the most titles") == []  # no column names titles
+    least, rows = read_superlative(QUESTION), graph.children(TABLE)
+    assert least is not None
+    assert {graph.node(r).attrs["order"] for r in superlative_nodes(graph, least, rows)} == {2}
 
 
 def test_the_bridge_is_read_from_the_row_the_superlative_picks(league_index: Path) -> None:
     """Without the weight, the row naming the league wins on words."""
     index = open_index(league_index)
     plain = evidence_node(index, QUESTION, TABLE, 0.2, CostMeter())
-    picked = evidence_node(index, QUESTION, TABLE, 0.2, CostMeter(), superlative_weight=1.0)
+    picked = evidence_node(index, QUESTION, TABLE, 0.2, CostMeter(), rules={"superlative": 1.0})
     assert index.graph.node(plain).attrs["order"] == 1
     assert index.graph.node(picked).attrs["order"] == 2
     step: StepRecord = {
