@@ -11,7 +11,7 @@ from state.ids import ComponentKind, SubcomponentKind
 Layer = Literal["document", "component", "subcomponent"]
 LAYERS: tuple[Layer, ...] = get_args(Layer)
 PageSpan = tuple[int, int]
-"""Zero-indexed first and last page of a PDF component (page 0 is the first, as FinanceBench)."""
+"""Zero-indexed first and last page of a PDF component (page 0 is the first page)."""
 Box = tuple[float, float, float, float]
 """(x1, y1, x2, y2) on a PDF page in points, origin at the top-left corner (as MMDocIR)."""
 

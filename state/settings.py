@@ -37,8 +37,8 @@ class RunSettings(BaseModel):
     chroma_url: str | None = Field(None, description="Chroma server URL; None = embedded store.")
     doc_scope: tuple[str, ...] | None = Field(
         None,
-        description="Search only these documents (FinanceBench's single-document setting: "
-        "the question's own filings); None = the whole index.",
+        description="Search only these documents (a single-document setting: the "
+        "question's own filings); None = the whole index.",
     )
     filing_routing: bool = Field(
         True,

@@ -3,8 +3,8 @@
 A cell scores by its kind's fit to the answer type, the share of the question its row
 matches, whether the question names its column's header, and how much of it the question
 does not say already. A running-number column ("No", "Rank": 1, 2, 3, ...) never answers.
-A cell naming another top page is not discounted as a sentence's name is: on the OTT-QA
-tuning half that cost answers whose cell links to its own page. How many rows are read and
+A cell naming another top page is not discounted as a sentence's name is: on a table
+bundle's tuning half that cost answers whose cell links to its own page. How many rows are read and
 what a named column adds are `seen.tuning` values (state/reader_tuning.py).
 """
 

@@ -19,7 +19,7 @@ the entity's page and that page leads nowhere new (`bridge_page_found`): then th
 bridge is only a reranker facet.
 
 Capitalised spans of sentences without a document were tried as entities too and
-dropped: on the link-less OTT-QA tuning half they cost a question and gained none.
+dropped: on a link-less tuning half they cost a question and gained none.
 """
 
 from __future__ import annotations
