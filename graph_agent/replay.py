@@ -206,11 +206,21 @@ def resume(
         config = {**run_config(thread_id, context, checkpoint_id, spec.name),
                   **spec.run_config(context)}  # fmt: skip
         snapshot = graph.get_state(config)
-        if checkpoint_id is None and not snapshot.next:
+        if checkpoint_id is None and has_finished(snapshot):
             return replace(_result(spec, snapshot.values, thread_id, 0.0), finished=True)
         started = time.perf_counter()
         final = graph.invoke(None, config, context=context)
     return _result(spec, final, thread_id, (time.perf_counter() - started) * 1000.0)
+
+
+def has_finished(snapshot: Any) -> bool:
+    """Tell whether a thread's latest checkpoint ends its run.
+
+    A run killed after a node saved its writes but before the next checkpoint leaves a
+    checkpoint whose tasks all hold their writes: LangGraph reports no next node for it,
+    yet the run has not finished (resuming applies the writes and goes on).
+    """
+    return not snapshot.next and not snapshot.tasks
 
 
 def _result(

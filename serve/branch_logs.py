@@ -17,7 +17,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 
 from graph_agent.registry import SYSTEMS, get_system
-from graph_agent.replay import sqlite_checkpointer
+from graph_agent.replay import has_finished, sqlite_checkpointer
 from graph_agent.threads import CONTEXT_KEY, GRAPH_KEY, stored_settings
 from serve.branches import Branch, branches, checkpoint_of, fork_step
 from serve.errors import NotFoundError
@@ -150,7 +150,7 @@ def branch_rows(
                 **{k: event[k] for k in FORK_KEYS if k in event},
                 "head": branch.head_id,
                 "steps": len(steps),
-                "finished": not branch.head.next,
+                "finished": has_finished(branch.head),
                 "answer": values.get("answer"),
                 "ranking": [r["component_id"] for r in values.get("ranking") or []][:TOP_IDS],
                 "edited": _edit(branch),
