@@ -6,6 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from nodes.core.schemas import one_line
+
 
 class NextSentence(BaseModel):
     """One reasoning step: the next chain-of-thought sentence and, at the end, the answer."""
@@ -24,10 +26,7 @@ class NextSentence(BaseModel):
     @field_validator("sentence")
     @classmethod
     def _one_line(cls, value: str) -> str:
-        cleaned = " ".join(value.split())
-        if not cleaned:
-            raise ValueError("the sentence is blank")
-        return cleaned
+        return one_line(value, "the sentence")
 
     @field_validator("answer", mode="before")
     @classmethod

@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from nodes.core.schemas import one_line, one_line_each
+
 MAX_SUBQUERIES = 5
 """Seed 001, Appendix F: "the smallest set (1 – 5) of component-targeting sub-queries"."""
 
@@ -39,9 +41,7 @@ class PlannedSubquery(BaseModel):
     @field_validator("text")
     @classmethod
     def _strip(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("subquery text is blank")
-        return " ".join(value.split())
+        return one_line(value, "subquery text")
 
 
 class Decomposition(BaseModel):
@@ -70,10 +70,7 @@ class SubqueryList(BaseModel):
     @field_validator("subqueries")
     @classmethod
     def _no_blank(cls, value: list[str]) -> list[str]:
-        cleaned = [" ".join(text.split()) for text in value]
-        if any(not text for text in cleaned):
-            raise ValueError("a subquery is blank")
-        return cleaned
+        return one_line_each(value, "a subquery")
 
 
 class ModalityChoice(BaseModel):

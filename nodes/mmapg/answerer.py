@@ -6,6 +6,7 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import decision_record
 from nodes.core.reasoning import fallbacks_of
 from nodes.mmapg.answering import answer
 from nodes.mmapg.graph_view import llm_budget_left
@@ -50,13 +51,8 @@ def answerer(state: MMAPGState, runtime: Runtime[MMAPGContext]) -> AnswererUpdat
         "detail": {},
         "decided_by": decided.decided_by,
     }
-    step: MMAPGStep = {
-        "node": "answerer",
-        "decided_by": decided.decided_by,
-        "reason": f"node {node['id']} answered from nodes {action['parents']}",
-        "prompt_version": ANSWER_VERSION if decided.decided_by != "offline" else None,
-        "detail": {"node": node["id"]},
-    }
+    reason = f"node {node['id']} answered from nodes {action['parents']}"
+    step = decision_record("answerer", decided.decided_by, reason, ANSWER_VERSION, node=node["id"])
     return {
         "nodes": [node],
         "trace": [step],

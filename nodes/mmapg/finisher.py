@@ -12,6 +12,7 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import decision_record
 from nodes.core.reasoning import Decided, fallbacks_of
 from nodes.mmapg.answering import answer
 from nodes.mmapg.graph_view import last_answer, llm_budget_left, mermaid, next_id
@@ -72,13 +73,9 @@ def finisher(state: MMAPGState, runtime: Runtime[MMAPGContext]) -> FinisherUpdat
     }
     grown = [*nodes, stop]
     drawing = mermaid(grown)
-    step: MMAPGStep = {
-        "node": "finisher",
-        "decided_by": decided.decided_by if decided else "graph",
-        "reason": f"stopped after {len(nodes)} nodes ({stop['instruction'] or 'stop'})",
-        "prompt_version": None,
-        "detail": {"graph": drawing, "nodes": len(grown)},
-    }
+    reason = f"stopped after {len(nodes)} nodes ({stop['instruction'] or 'stop'})"
+    by = decided.decided_by if decided else "graph"
+    step = decision_record("finisher", by, reason, None, graph=drawing, nodes=len(grown))
     return {
         "nodes": [stop],
         "ranking": ranked(grown, context.top_k),

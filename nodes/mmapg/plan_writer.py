@@ -12,6 +12,7 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import decision_record
 from nodes.core.guards import ungrounded
 from nodes.core.reasoning import Decided, decide_within, fallbacks_of
 from nodes.fif.plan_heuristics import decompose
@@ -85,13 +86,10 @@ def plan_writer(state: MMAPGState, runtime: Runtime[MMAPGContext]) -> PlanWriter
         "text": text,
         "decided_by": decided.decided_by,
     }
-    step: MMAPGStep = {
-        "node": "plan_writer",
-        "decided_by": decided.decided_by,
-        "reason": f"{len(sub_questions)} sub-questions",
-        "prompt_version": PLAN_VERSION if decided.decided_by != "offline" else None,
-        "detail": {"sub_questions": sub_questions},
-    }
+    reason = f"{len(sub_questions)} sub-questions"
+    step = decision_record(
+        "plan_writer", decided.decided_by, reason, PLAN_VERSION, sub_questions=sub_questions
+    )
     return {
         "plan": plan,
         "nodes": [root_node(state["question"])],

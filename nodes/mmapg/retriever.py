@@ -12,6 +12,7 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import decision_record
 from nodes.core.reasoning import Decided, fallbacks_of
 from nodes.mmapg.retrieval import NO_RESULT, Retrieved, retrieve
 from state.mmapg_state import MMAPGContext, MMAPGStep, PlanNode, RetrieverInput
@@ -72,14 +73,12 @@ def retriever(state: RetrieverInput, runtime: Runtime[MMAPGContext]) -> Retrieve
         index, action["instruction"], state["parents"], context, meter, state["llm_allowed"]
     )
     node = retrieval_node(state, found, context)
-    step: MMAPGStep = {
-        "node": "retriever",
-        "decided_by": node["decided_by"],
-        "reason": f"node {node['id']}: {len(found.kept)} kept of "
-        f"{len(found.kept) + len(found.others)} retrieved ({node['status']})",
-        "prompt_version": None,
-        "detail": {"node": node["id"], "image_mode": found.split.image_mode, "pools": found.pools},
-    }
+    reason = (
+        f"node {node['id']}: {len(found.kept)} kept of "
+        f"{len(found.kept) + len(found.others)} retrieved ({node['status']})"
+    )
+    detail = {"node": node["id"], "image_mode": found.split.image_mode, "pools": found.pools}
+    step = decision_record("retriever", node["decided_by"], reason, None, **detail)
     return {
         "nodes": [node],
         "trace": [step],

@@ -14,8 +14,8 @@ from typing import TypedDict
 from langgraph.runtime import Runtime
 
 from nodes.core.answering import answer_from_components
+from nodes.core.decision import decision_record
 from nodes.reagent.knowledge import union
-from nodes.reagent.protocol import record
 from state.core import Ranked, ranked_entry
 from state.reagent_state import Assertion, Evidence, ReAgentContext, ReAgentState, ReAgentStep
 from tools.corpus_index import open_index
@@ -71,5 +71,7 @@ def assembler(state: ReAgentState, runtime: Runtime[ReAgentContext]) -> Assemble
         if consistent
         else "no consistent knowledge remains; not answering"
     )
-    trace = record("assembler", "offline", reason, None, surviving=[a["id"] for a in surviving])
+    trace = decision_record(
+        "assembler", "offline", reason, None, surviving=[a["id"] for a in surviving]
+    )
     return {"ranking": ranking, "answer": answer, "trace": [trace], "cost": meter.as_dict()}

@@ -13,11 +13,12 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import decision_record
 from nodes.core.guards import ungrounded
 from nodes.fif.plan_heuristics import decompose
 from nodes.lilac.heuristics import offline_subqueries
 from nodes.reagent.prompts import DECOMPOSE_SYSTEM, DECOMPOSE_USER, DECOMPOSE_VERSION
-from nodes.reagent.protocol import Decision, decide, message, reason_of, record
+from nodes.reagent.protocol import Decision, decide, message, reason_of
 from nodes.reagent.schemas import MAX_SUBQUESTIONS, SubQuestions
 from state.reagent_state import (
     Message,
@@ -78,7 +79,7 @@ def decomposer(state: ReAgentState, runtime: Runtime[ReAgentContext]) -> Decompo
         for s in subquestions
     ]
     reason = reason_of(decision, f"{len(subquestions)} sub-questions")
-    step = record("decomposer", decision.decided_by, reason, DECOMPOSE_VERSION)
+    step = decision_record("decomposer", decision.decided_by, reason, DECOMPOSE_VERSION)
     return {
         "subquestions": subquestions,
         "pending": [s["index"] for s in subquestions],

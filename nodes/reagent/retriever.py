@@ -14,11 +14,12 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import decision_record
 from nodes.core.guards import instruction_like, unsupported_answer
 from nodes.core.prompts import as_data
 from nodes.reagent.knowledge import offline_assertion
 from nodes.reagent.prompts import EXTRACT_SYSTEM, EXTRACT_USER, EXTRACT_VERSION
-from nodes.reagent.protocol import Decision, decide, message, record
+from nodes.reagent.protocol import Decision, decide, message
 from nodes.reagent.schemas import MAX_ASSERTIONS, Assertions
 from state.reagent_state import (
     Assertion,
@@ -127,7 +128,9 @@ def _trace(deciders: dict[str, str], notes: list[str], step: int, asserted: int)
     kinds = set(deciders.values())
     decided_by = kinds.pop() if len(kinds) == 1 else "mixed"
     reason = "; ".join([f"round {step}: queried {sorted(deciders)}, {asserted} assertions", *notes])
-    return record("retriever", decided_by, reason, EXTRACT_VERSION, step=step, agents=deciders)
+    return decision_record(
+        "retriever", decided_by, reason, EXTRACT_VERSION, step=step, agents=deciders
+    )
 
 
 def read_assertion(

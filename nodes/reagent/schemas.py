@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from nodes.core.schemas import one_line_each
+
 MAX_SUBQUESTIONS = 5
 """The decomposer's ceiling; the seed's Figure 4 found gains flatten beyond 3."""
 MAX_ASSERTIONS = 5
@@ -27,10 +29,7 @@ class SubQuestions(BaseModel):
     @field_validator("sub_questions")
     @classmethod
     def _no_blank(cls, value: list[str]) -> list[str]:
-        cleaned = [" ".join(text.split()) for text in value]
-        if any(not text for text in cleaned):
-            raise ValueError("a sub-question is blank")
-        return cleaned
+        return one_line_each(value, "a sub-question")
 
 
 class ExtractedAssertion(BaseModel):

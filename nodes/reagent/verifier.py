@@ -15,9 +15,10 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import decision_record
 from nodes.reagent.knowledge import union
 from nodes.reagent.prompts import VERIFY_VERSION
-from nodes.reagent.protocol import Decision, decide, message, reason_of, record
+from nodes.reagent.protocol import Decision, decide, message, reason_of
 from nodes.reagent.verification import Judged, judge_llm, judge_offline
 from state.reagent_state import (
     Assertion,
@@ -72,7 +73,7 @@ def verifier(state: ReAgentState, runtime: Runtime[ReAgentContext]) -> VerifierU
     backtracked = sorted(update["local_backtracks"])
     reason = reason_of(decision, f"round {step}: {len(new)} new, backtracked {backtracked}")
     verdicts = {j.assertion["id"]: j.verdict for j in decision.value}
-    trace = record(
+    trace = decision_record(
         "verifier",
         decision.decided_by,
         reason,
