@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class LLMReply(BaseModel):
+    """Base of a system's LLM output schema: keys a model adds beyond the schema are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
 
 
 def one_line(text: str, name: str) -> str:

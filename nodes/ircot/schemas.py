@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
-from nodes.core.schemas import one_line
+from nodes.core.schemas import LLMReply, one_line
 
 
-class NextSentence(BaseModel):
+class NextSentence(LLMReply):
     """One reasoning step: the next chain-of-thought sentence and, at the end, the answer."""
-
-    model_config = ConfigDict(extra="ignore")
 
     sentence: str = Field(
         min_length=1,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol, TypedDict, TypeVar
 
 from langgraph.runtime import Runtime
 
@@ -41,6 +41,9 @@ from tools.cost import CostMeter
 from tools.llm_calls import LLMFailure, StructuredCaller
 
 logger = logging.getLogger(__name__)
+
+Split = TypeVar("Split", Decomposition, SubqueryList)
+"""A decomposition reply: with modalities (joint mode) or without (separate mode)."""
 
 
 @dataclass(frozen=True)
@@ -100,25 +103,31 @@ class LLMDecomposer:
                         {**plan.detail, **retried})  # fmt: skip
         return Plan(plan.subqueries, "offline-fallback", decided.note, DECOMPOSE_VERSION, retried)
 
-    def _joint(self, caller: StructuredCaller, question: str, meter: CostMeter) -> Plan:
-        answer = caller.call(
-            Decomposition,
-            DECOMPOSE_JOINT_SYSTEM.format(max_subqueries=self.offline.max_subqueries),
+    def _decompose(
+        self,
+        caller: StructuredCaller,
+        schema: type[Split],
+        system: str,
+        question: str,
+        meter: CostMeter,
+    ) -> Split:
+        """Ask the model to split the question (at most `max_subqueries` pieces)."""
+        limit = self.offline.max_subqueries
+        return caller.call(
+            schema,
+            system.format(max_subqueries=limit),
             DECOMPOSE_USER.format(question=question),
             meter,
-            validate=lambda d: _check_count(len(d.subqueries), self.offline.max_subqueries),
+            validate=lambda reply: _check_count(len(reply.subqueries), limit),
         )
+
+    def _joint(self, caller: StructuredCaller, question: str, meter: CostMeter) -> Plan:
+        answer = self._decompose(caller, Decomposition, DECOMPOSE_JOINT_SYSTEM, question, meter)
         pairs = [(s.text, s.modality) for s in answer.subqueries]
         return Plan(_numbered(pairs), "llm", "joint decomposition", DECOMPOSE_VERSION)
 
     def _separate(self, caller: StructuredCaller, question: str, meter: CostMeter) -> Plan:
-        answer = caller.call(
-            SubqueryList,
-            DECOMPOSE_LIST_SYSTEM.format(max_subqueries=self.offline.max_subqueries),
-            DECOMPOSE_USER.format(question=question),
-            meter,
-            validate=lambda d: _check_count(len(d.subqueries), self.offline.max_subqueries),
-        )
+        answer = self._decompose(caller, SubqueryList, DECOMPOSE_LIST_SYSTEM, question, meter)
         pairs: list[tuple[str, Modality]] = []
         guessed: list[int] = []
         for position, text in enumerate(answer.subqueries):

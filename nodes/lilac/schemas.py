@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BeforeValidator, Field, field_validator
 
-from nodes.core.schemas import one_line, one_line_each
+from nodes.core.schemas import LLMReply, one_line, one_line_each
 
 MAX_SUBQUERIES = 5
 """Seed 001, Appendix F: "the smallest set (1 – 5) of component-targeting sub-queries"."""
@@ -17,10 +17,12 @@ def _label(value: Any) -> Any:
     return value.strip().lower() if isinstance(value, str) else value
 
 
-class PlannedSubquery(BaseModel):
-    """One component-targeting subquery with the modality of the component it targets."""
+ModalityLabel = Annotated[Literal["text", "table", "image"], BeforeValidator(_label)]
+"""A component modality as a model labels it, read in any case."""
 
-    model_config = ConfigDict(extra="ignore")
+
+class PlannedSubquery(LLMReply):
+    """One component-targeting subquery with the modality of the component it targets."""
 
     text: str = Field(
         min_length=1,
@@ -29,14 +31,9 @@ class PlannedSubquery(BaseModel):
             "image); keep the question's entity names and noun phrases verbatim."
         ),
     )
-    modality: Literal["text", "table", "image"] = Field(
+    modality: ModalityLabel = Field(
         description="text = prose, table = rows/columns or statistics, image = visual appearance."
     )
-
-    @field_validator("modality", mode="before")
-    @classmethod
-    def _modality(cls, value: Any) -> Any:
-        return _label(value)
 
     @field_validator("text")
     @classmethod
@@ -44,10 +41,8 @@ class PlannedSubquery(BaseModel):
         return one_line(value, "subquery text")
 
 
-class Decomposition(BaseModel):
+class Decomposition(LLMReply):
     """The decomposer's answer when subqueries and modalities come in one call (joint mode)."""
-
-    model_config = ConfigDict(extra="ignore")
 
     subqueries: list[PlannedSubquery] = Field(
         min_length=1,
@@ -56,10 +51,8 @@ class Decomposition(BaseModel):
     )
 
 
-class SubqueryList(BaseModel):
+class SubqueryList(LLMReply):
     """The decomposer's answer when modalities are chosen by separate calls (separate mode)."""
-
-    model_config = ConfigDict(extra="ignore")
 
     subqueries: list[str] = Field(
         min_length=1,
@@ -73,16 +66,9 @@ class SubqueryList(BaseModel):
         return one_line_each(value, "a subquery")
 
 
-class ModalityChoice(BaseModel):
+class ModalityChoice(LLMReply):
     """The modality selector's answer for one subquery."""
 
-    model_config = ConfigDict(extra="ignore")
-
-    modality: Literal["text", "table", "image"] = Field(
+    modality: ModalityLabel = Field(
         description="The one modality most likely to hold the answer to the subquery."
     )
-
-    @field_validator("modality", mode="before")
-    @classmethod
-    def _modality(cls, value: Any) -> Any:
-        return _label(value)
