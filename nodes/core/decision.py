@@ -181,6 +181,12 @@ class Fallbacks(TypedDict, total=False):
     fallbacks: list[str]
 
 
+class DecisionUpdate(Fallbacks, total=False):
+    """The update keys of a node that decides: its cost delta and the fallbacks it took."""
+
+    cost: dict[str, float]
+
+
 def fallback_notes(node: str, *decisions: Decided[Any]) -> list[str]:
     """Return the trace lines of decisions that fell back or whose calls were retried."""
     notes = []

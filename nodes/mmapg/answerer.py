@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
-from nodes.core.decision import decision_record
+from nodes.core.decision import DecisionUpdate, decision_record
 from nodes.core.reasoning import fallbacks_of
 from nodes.mmapg.answering import answer
 from nodes.mmapg.graph_view import llm_budget_left
@@ -16,13 +14,11 @@ from tools.corpus_index import open_index
 from tools.cost import CostMeter
 
 
-class AnswererUpdate(TypedDict, total=False):
+class AnswererUpdate(DecisionUpdate, total=False):
     """The keys the answerer writes."""
 
     nodes: list[PlanNode]
     trace: list[MMAPGStep]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def answerer(state: MMAPGState, runtime: Runtime[MMAPGContext]) -> AnswererUpdate:

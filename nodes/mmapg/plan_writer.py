@@ -8,11 +8,9 @@ compares or coordinates them, else the question alone). The graph starts as V = 
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
-from nodes.core.decision import decision_record
+from nodes.core.decision import DecisionUpdate, decision_record
 from nodes.core.guards import ungrounded
 from nodes.core.reasoning import Decided, decide_within, fallbacks_of
 from nodes.fif.plan_heuristics import decompose
@@ -31,14 +29,12 @@ OFFLINE_GUIDE = (
 """The offline plan's text: the order the offline planner rule works in."""
 
 
-class PlanWriterUpdate(TypedDict, total=False):
+class PlanWriterUpdate(DecisionUpdate, total=False):
     """The keys the plan writer writes."""
 
     plan: OverallPlan
     nodes: list[PlanNode]
     trace: list[MMAPGStep]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def root_node(question: str) -> PlanNode:

@@ -8,11 +8,10 @@ branches never collide.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
-from nodes.core.decision import decision_record
+from nodes.core.decision import DecisionUpdate, decision_record
 from nodes.core.reasoning import Decided, fallbacks_of
 from nodes.mmapg.retrieval import NO_RESULT, Retrieved, retrieve
 from state.mmapg_state import MMAPGContext, MMAPGStep, PlanNode, RetrieverInput
@@ -23,13 +22,11 @@ OTHERS_KEPT = 20
 """Candidates not kept that a node still records (the ranking's tail draws on them)."""
 
 
-class RetrieverUpdate(TypedDict, total=False):
+class RetrieverUpdate(DecisionUpdate, total=False):
     """The keys the retriever writes."""
 
     nodes: list[PlanNode]
     trace: list[MMAPGStep]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def decided_by(decisions: Sequence[Decided]) -> str:
