@@ -181,10 +181,14 @@ class Fallbacks(TypedDict, total=False):
     fallbacks: list[str]
 
 
-class DecisionUpdate(Fallbacks, total=False):
-    """The update keys of a node that decides: its cost delta and the fallbacks it took."""
+class CostUpdate(TypedDict, total=False):
+    """The update key every node may write: its cost delta (the graph adds its `work_ms`)."""
 
     cost: dict[str, float]
+
+
+class DecisionUpdate(CostUpdate, Fallbacks, total=False):
+    """The update keys of a node that decides: its cost delta and the fallbacks it took."""
 
 
 def fallback_notes(node: str, *decisions: Decided[Any]) -> list[str]:

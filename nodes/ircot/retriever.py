@@ -10,10 +10,10 @@ can fill a short final ranking.
 from __future__ import annotations
 
 import logging
-from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import CostUpdate
 from nodes.ircot.rules import retrievals
 from state.core import Ranked, ranked_entry
 from state.ircot_state import IrcotContext, IrcotState, IrcotStep, PoolEntry
@@ -24,13 +24,12 @@ from tools.search import ScoredNode, dense_search
 logger = logging.getLogger(__name__)
 
 
-class RetrieverUpdate(TypedDict, total=False):
+class RetrieverUpdate(CostUpdate, total=False):
     """The keys the retriever writes."""
 
     pool: list[PoolEntry]
     reserve: list[Ranked]
     history: list[IrcotStep]
-    cost: dict[str, float]
 
 
 def pool_entry(node: ScoredNode, step: int) -> PoolEntry:

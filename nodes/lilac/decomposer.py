@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypedDict, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from langgraph.runtime import Runtime
 
-from nodes.core.decision import LLMDecision, run_decision, seconds_left
+from nodes.core.decision import CostUpdate, LLMDecision, run_decision, seconds_left
 from nodes.core.guards import ungrounded
 from nodes.lilac.heuristics import guess_modality, offline_subqueries
 from nodes.lilac.prompts import (
@@ -177,12 +177,11 @@ def decomposer_for(context: LilacContext, time_left: float | None = None) -> Dec
     return LLMDecomposer(context, offline, context.modality_selection, time_left)
 
 
-class DecomposerUpdate(TypedDict, total=False):
+class DecomposerUpdate(CostUpdate, total=False):
     """The keys the decomposer writes."""
 
     subqueries: list[LilacSubquery]
     trace: list[LilacStep]
-    cost: dict[str, float]
 
 
 def decomposer(state: LilacState, runtime: Runtime[LilacContext]) -> DecomposerUpdate:

@@ -9,12 +9,10 @@ consistent knowledge remains, the run says so instead of answering.
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
 from nodes.core.answering import answer_from_components
-from nodes.core.decision import decision_record
+from nodes.core.decision import CostUpdate, decision_record
 from nodes.reagent.knowledge import union
 from state.core import Ranked, ranked_entry
 from state.reagent_state import Assertion, Evidence, ReAgentContext, ReAgentState, ReAgentStep
@@ -28,13 +26,12 @@ NO_ANSWER = "No consistent answer: the evidence found contradicts itself."
 """What the run says instead of an answer when nothing consistent remains."""
 
 
-class AssemblerUpdate(TypedDict, total=False):
+class AssemblerUpdate(CostUpdate, total=False):
     """The keys the assembler writes."""
 
     ranking: list[Ranked]
     answer: str | None
     trace: list[ReAgentStep]
-    cost: dict[str, float]
 
 
 def assemble(

@@ -9,11 +9,9 @@ may pass its own sub-questions, which the decomposer then only broadcasts.
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
-from nodes.core.decision import decision_record
+from nodes.core.decision import CostUpdate, decision_record
 from nodes.core.guards import ungrounded
 from nodes.fif.plan_heuristics import decompose
 from nodes.lilac.heuristics import offline_subqueries
@@ -51,7 +49,7 @@ def numbered(texts: list[str]) -> list[SubQuestion]:
     return result
 
 
-class DecomposerUpdate(TypedDict, total=False):
+class DecomposerUpdate(CostUpdate, total=False):
     """The keys the decomposer writes."""
 
     subquestions: list[SubQuestion]
@@ -59,7 +57,6 @@ class DecomposerUpdate(TypedDict, total=False):
     step: int
     messages: list[Message]
     trace: list[ReAgentStep]
-    cost: dict[str, float]
 
 
 def decomposer(state: ReAgentState, runtime: Runtime[ReAgentContext]) -> DecomposerUpdate:

@@ -10,11 +10,9 @@ are queried, so a local backtrack re-queries just the affected one.
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
-from nodes.core.decision import decision_record
+from nodes.core.decision import CostUpdate, decision_record
 from nodes.core.guards import instruction_like, unsupported_answer
 from nodes.core.prompts import as_data
 from nodes.reagent.knowledge import offline_assertion
@@ -75,7 +73,7 @@ def usable(evidence: list[Evidence], rejected: set[str]) -> list[Evidence]:
     return [e for e in evidence if e["unit"] not in rejected]
 
 
-class RetrieverUpdate(TypedDict, total=False):
+class RetrieverUpdate(CostUpdate, total=False):
     """The keys the retriever writes."""
 
     step: int
@@ -85,7 +83,6 @@ class RetrieverUpdate(TypedDict, total=False):
     log: list[LogEntry]
     messages: list[Message]
     trace: list[ReAgentStep]
-    cost: dict[str, float]
 
 
 def retriever(state: ReAgentState, runtime: Runtime[ReAgentContext]) -> RetrieverUpdate:

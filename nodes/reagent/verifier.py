@@ -11,11 +11,9 @@ another agent's assertion is escalated to the supervisor as a `challenge`. Under
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
-from nodes.core.decision import decision_record
+from nodes.core.decision import CostUpdate, decision_record
 from nodes.reagent.knowledge import union
 from nodes.reagent.prompts import VERIFY_VERSION
 from nodes.reagent.protocol import Decision, decide, message, reason_of
@@ -34,7 +32,7 @@ from tools.llm_calls import StructuredCaller
 LOCAL = ("unsupported", "local-conflict")
 
 
-class VerifierUpdate(TypedDict, total=False):
+class VerifierUpdate(CostUpdate, total=False):
     """The keys the verifier writes."""
 
     pending: list[int]
@@ -45,7 +43,6 @@ class VerifierUpdate(TypedDict, total=False):
     log: list[LogEntry]
     messages: list[Message]
     trace: list[ReAgentStep]
-    cost: dict[str, float]
 
 
 def can_backtrack(state: ReAgentState, context: ReAgentContext, agent: str) -> bool:
