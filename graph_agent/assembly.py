@@ -19,7 +19,7 @@ from langgraph.typing import ContextT, InputT, OutputT, StateT
 
 from graph_agent.binding import run_on_thread
 from graph_agent.context_check import checks_context
-from graph_agent.registry import SYSTEMS, get_system
+from graph_agent.registry import get_system
 from graph_agent.results import RunResult, result_from_state
 from graph_agent.timing import Node, timed_node
 from tools.questions import require_question
@@ -108,7 +108,7 @@ def asker(
         prepare: Returns the context to run with, from the context and the question
             (e.g. scoped to the filings the question names).
     """
-    spec = SYSTEMS[name]
+    spec = get_system(name)
     read_worked = worked if callable(worked) else _key_reader(worked)
 
     def ask(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from langgraph.runtime import Runtime
 
@@ -41,9 +41,6 @@ from tools.cost import CostMeter
 from tools.llm_calls import LLMFailure, StructuredCaller
 
 logger = logging.getLogger(__name__)
-
-Split = TypeVar("Split", Decomposition, SubqueryList)
-"""A decomposition reply: with modalities (joint mode) or without (separate mode)."""
 
 
 @dataclass(frozen=True)
@@ -103,31 +100,24 @@ class LLMDecomposer:
                         {**plan.detail, **retried})  # fmt: skip
         return Plan(plan.subqueries, "offline-fallback", decided.note, DECOMPOSE_VERSION, retried)
 
-    def _decompose(
-        self,
-        caller: StructuredCaller,
-        schema: type[Split],
-        system: str,
-        question: str,
-        meter: CostMeter,
-    ) -> Split:
-        """Ask the model to split the question (at most `max_subqueries` pieces)."""
-        limit = self.offline.max_subqueries
-        return caller.call(
-            schema,
-            system.format(max_subqueries=limit),
-            DECOMPOSE_USER.format(question=question),
-            meter,
-            validate=lambda reply: _check_count(len(reply.subqueries), limit),
-        )
+    def _split_prompts(self, system: str, question: str) -> tuple[str, str]:
+        """Return the system and user prompts asking for at most `max_subqueries` pieces."""
+        system = system.format(max_subqueries=self.offline.max_subqueries)
+        return system, DECOMPOSE_USER.format(question=question)
+
+    def _at_most(self, reply: Decomposition | SubqueryList) -> None:
+        """Refuse a reply with more subqueries than allowed (the model is asked to merge)."""
+        _check_count(len(reply.subqueries), self.offline.max_subqueries)
 
     def _joint(self, caller: StructuredCaller, question: str, meter: CostMeter) -> Plan:
-        answer = self._decompose(caller, Decomposition, DECOMPOSE_JOINT_SYSTEM, question, meter)
+        prompts = self._split_prompts(DECOMPOSE_JOINT_SYSTEM, question)
+        answer = caller.call(Decomposition, *prompts, meter, validate=self._at_most)
         pairs = [(s.text, s.modality) for s in answer.subqueries]
         return Plan(_numbered(pairs), "llm", "joint decomposition", DECOMPOSE_VERSION)
 
     def _separate(self, caller: StructuredCaller, question: str, meter: CostMeter) -> Plan:
-        answer = self._decompose(caller, SubqueryList, DECOMPOSE_LIST_SYSTEM, question, meter)
+        prompts = self._split_prompts(DECOMPOSE_LIST_SYSTEM, question)
+        answer = caller.call(SubqueryList, *prompts, meter, validate=self._at_most)
         pairs: list[tuple[str, Modality]] = []
         guessed: list[int] = []
         for position, text in enumerate(answer.subqueries):
