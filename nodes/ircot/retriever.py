@@ -15,7 +15,7 @@ from langgraph.runtime import Runtime
 
 from nodes.core.decision import CostUpdate
 from nodes.ircot.rules import retrievals
-from state.core import Ranked, ranked_entry
+from state.core import Ranked
 from state.ircot_state import IrcotContext, IrcotState, IrcotStep, PoolEntry
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
@@ -34,19 +34,7 @@ class RetrieverUpdate(CostUpdate, total=False):
 
 def pool_entry(node: ScoredNode, step: int) -> PoolEntry:
     """Turn a search hit into a pool entry found at a step."""
-    return {
-        "component_id": node.node_id,
-        "doc_id": node.doc_id,
-        "type": node.kind,
-        "score": round(node.score, 6),
-        "step": step,
-        "evidence": node.evidence,
-    }
-
-
-def ranked(node: ScoredNode) -> Ranked:
-    """Turn a search hit into a ranking entry."""
-    return ranked_entry(node.node_id, node.doc_id, node.kind, round(node.score, 6))
+    return {**node.ranked(), "step": step, "evidence": node.evidence}
 
 
 def query_of(state: IrcotState, step: int) -> tuple[str, str]:
@@ -84,5 +72,5 @@ def retriever(state: IrcotState, runtime: Runtime[IrcotContext]) -> RetrieverUpd
     logger.debug("IRCoT retrieval %d: %s", step, record["reason"])
     update: RetrieverUpdate = {"pool": new, "history": [record], "cost": meter.as_dict()}
     if step == 0:
-        update["reserve"] = [ranked(node) for node in found[k:]]
+        update["reserve"] = [node.ranked() for node in found[k:]]
     return update
