@@ -8,17 +8,13 @@ iteration cap rank. `langgraph.json` serves the graph as
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import END, StateGraph
 from langgraph.runtime import Runtime
-from langgraph.types import RetryPolicy
 
-from graph_agent.binding import run_on_thread, with_checkpointer
-from graph_agent.context_check import checks_context
+from graph_agent.assembly import asker, assemble, compile_system
 from graph_agent.filing_scope import with_filing_scope
-from graph_agent.results import RunResult, result_from_state
-from graph_agent.timing import timed_node
 from nodes.extraction.extractor import extractor
 from nodes.extraction.ranker import ranker
 from nodes.extraction.rules import stop_after_synthesis
@@ -29,9 +25,6 @@ from state.extraction_state import (
     ExtractionOutputState,
     ExtractionState,
 )
-
-INDEX_RETRY = RetryPolicy(max_attempts=3, retry_on=(ConnectionError, TimeoutError))
-"""A remote Chroma can drop a connection; an extraction's searches are safe to repeat."""
 
 
 def after_synthesizer(
@@ -44,47 +37,19 @@ def after_synthesizer(
 def build_extraction_graph() -> StateGraph[
     ExtractionState, ExtractionContext, ExtractionInputState, ExtractionOutputState
 ]:
-    """Return the uncompiled extraction-loop graph."""
-    builder = StateGraph(
-        ExtractionState,
-        context_schema=ExtractionContext,
-        input_schema=ExtractionInputState,
-        output_schema=ExtractionOutputState,
+    """Return the uncompiled extraction-loop graph; an extraction's searches are retried."""
+    return assemble(
+        (ExtractionState, ExtractionContext, ExtractionInputState, ExtractionOutputState),
+        (extractor, synthesizer, ranker),
+        [("extractor", "synthesizer"), ("ranker", END)],
+        [("synthesizer", after_synthesizer)],
+        retried={"extractor"},
     )
-    builder.add_node("extractor", timed_node(checks_context(extractor)), retry_policy=INDEX_RETRY)
-    builder.add_node("synthesizer", timed_node(synthesizer))
-    builder.add_node("ranker", timed_node(ranker))
-    builder.add_edge(START, "extractor")
-    builder.add_edge("extractor", "synthesizer")
-    builder.add_conditional_edges("synthesizer", after_synthesizer)
-    builder.add_edge("ranker", END)
-    return builder
 
 
-def compile_extraction_graph(checkpointer: Any = None) -> Any:
-    """Compile the graph, with a checkpointer if given (the server supplies its own)."""
-    return build_extraction_graph().compile(checkpointer=checkpointer, name="extraction")
-
-
-graph = compile_extraction_graph()
+graph = compile_system("extraction", build_extraction_graph)
 """The graph `langgraph.json` serves, compiled once per process."""
 
 
-def extraction_graph(checkpointer: Any = None) -> Any:
-    """Return the compiled graph bound to a checkpointer (replay reads its threads)."""
-    return with_checkpointer(graph, checkpointer)
-
-
-def ask_extraction(
-    question: str,
-    context: ExtractionContext,
-    *,
-    thread_id: str | None = None,
-    checkpointer: Any = None,
-) -> RunResult:
-    """Run the loop on one question: ranking, answer, trace (findings in subqueries), cost."""
-    context = with_filing_scope(context, question)
-    run = run_on_thread(graph, question, context, thread_id, checkpointer)
-    return result_from_state(
-        run.final, run.thread_id, run.latency_ms, "trace", run.final.get("verdicts", [])
-    )
+ask_extraction = asker("extraction", worked="verdicts", prepare=with_filing_scope)
+"""Run the loop on one question: ranking, answer, trace (findings in subqueries), cost."""

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import END, StateGraph
 
-from graph_agent.binding import run_on_thread, with_checkpointer
-from graph_agent.context_check import checks_context
+from graph_agent.assembly import asker, assemble, compile_system
+from graph_agent.binding import with_checkpointer
 from graph_agent.filing_scope import with_filing_scope
 from graph_agent.registry import SYSTEMS
-from graph_agent.results import RunResult, result_from_state
 from graph_agent.routing import after_evaluator, after_orchestrator, after_planner, after_reranker
-from graph_agent.timing import timed_node
 from nodes.fif.answerer import answerer
 from nodes.fif.evaluator import evaluator
 from nodes.fif.orchestrator import orchestrator
@@ -22,33 +20,20 @@ from nodes.fif.traverser import traverser
 from state.fif_context import FiFContext
 from state.fif_state import FiFState, InputState, OutputState
 from tools.corpus_index import open_index
-from tools.questions import require_question
 
 
 def build_graph() -> StateGraph[FiFState, FiFContext, InputState, OutputState]:
     """Return the uncompiled FiF StateGraph; each node's wall time is added to `cost`."""
-    builder = StateGraph(
-        FiFState, context_schema=FiFContext, input_schema=InputState, output_schema=OutputState
-    )
-    builder.add_node("planner", timed_node(checks_context(planner)))  # the entry checks context
-    for node in (orchestrator, traverser, evaluator, reranker, answerer):
-        builder.add_node(node.__name__, timed_node(node))  # working time, for the time budget
-    builder.add_edge(START, "planner")
-    builder.add_conditional_edges("planner", after_planner)
-    builder.add_conditional_edges("orchestrator", after_orchestrator)
-    builder.add_edge("traverser", "evaluator")
-    builder.add_conditional_edges("evaluator", after_evaluator)
-    builder.add_conditional_edges("reranker", after_reranker)
-    builder.add_edge("answerer", END)
-    return builder
+    return assemble(
+        (FiFState, FiFContext, InputState, OutputState),
+        (planner, orchestrator, traverser, evaluator, reranker, answerer),
+        [("traverser", "evaluator"), ("answerer", END)],
+        [("planner", after_planner), ("orchestrator", after_orchestrator),
+         ("evaluator", after_evaluator), ("reranker", after_reranker)],
+    )  # fmt: skip
 
 
-def compile_graph(checkpointer: Any = None) -> Any:
-    """Compile the FiF graph with an optional checkpointer (SQLite in the CLI, memory in tests)."""
-    return build_graph().compile(checkpointer=checkpointer, name="fif")
-
-
-graph = compile_graph()
+graph = compile_system("fif", build_graph)
 """The graph `langgraph.json` serves; the server supplies its own checkpointer."""
 
 
@@ -61,20 +46,16 @@ def fif_graph(checkpointer: Any = None) -> Any:
     return with_checkpointer(graph, checkpointer)
 
 
-def ask_fif(
-    question: str,
-    context: FiFContext,
-    *,
-    thread_id: str | None = None,
-    checkpointer: Any = None,
-) -> RunResult:
-    """Run FiF on one question: ranking, answer, trace and cost.
+def prepared(context: FiFContext, question: str) -> FiFContext:
+    """Return FiF's own settings scoped to the question's filings, its embedding under way.
 
     The question is declared for embedding before the graph starts: the first hop's first
     need is its vector, and the helper starts on it now (tools.query_vectors).
     """
-    question = require_question(question)
     context = with_filing_scope(cast(FiFContext, SYSTEMS["fif"].own_settings(context)), question)
     open_index(context.index_dir, context.chroma_url).prefetch_queries([question])
-    run = run_on_thread(graph, question, context, thread_id, checkpointer)
-    return result_from_state(run.final, run.thread_id, run.latency_ms)
+    return context
+
+
+ask_fif = asker("fif", prepare=prepared)
+"""Run FiF on one question: ranking, answer, trace and cost."""

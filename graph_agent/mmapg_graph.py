@@ -12,16 +12,14 @@ It runs on the same index as FiF and LILaC; `langgraph.json` serves it as
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
-from langgraph.graph import END, START, StateGraph
+from langgraph.graph import END, StateGraph
 from langgraph.runtime import Runtime
-from langgraph.types import RetryPolicy, Send
+from langgraph.types import Send
 
-from graph_agent.binding import run_on_thread
-from graph_agent.context_check import checks_context
-from graph_agent.results import RunResult, result_from_state
-from graph_agent.timing import timed_node
+from graph_agent.assembly import asker, assemble, compile_system
 from nodes.mmapg.answerer import answerer
 from nodes.mmapg.finisher import finisher
 from nodes.mmapg.graph_view import llm_budget_left
@@ -35,9 +33,6 @@ from state.mmapg_state import (
     MMAPGState,
     RetrieverInput,
 )
-
-INDEX_RETRY = RetryPolicy(max_attempts=3, retry_on=(ConnectionError, TimeoutError))
-"""A remote Chroma can drop a connection; a retrieval's vector calls are safe to repeat."""
 
 
 def retrieval_sends(state: MMAPGState, context: MMAPGContext) -> list[Send]:
@@ -74,56 +69,28 @@ def after_planner(
 
 
 def build_mmapg_graph() -> StateGraph[MMAPGState, MMAPGContext, MMAPGInputState, MMAPGOutputState]:
-    """Return the uncompiled MMAPG graph."""
-    builder = StateGraph(
-        MMAPGState,
-        context_schema=MMAPGContext,
-        input_schema=MMAPGInputState,
-        output_schema=MMAPGOutputState,
-    )
-    builder.add_node("plan_writer", timed_node(checks_context(plan_writer)))
-    builder.add_node("planner", timed_node(planner))
-    builder.add_node("retriever", timed_node(retriever), retry_policy=INDEX_RETRY)  # type: ignore[arg-type]
-    builder.add_node("answerer", timed_node(answerer))
-    builder.add_node("finisher", timed_node(finisher))
-    builder.add_edge(START, "plan_writer")
-    builder.add_edge("plan_writer", "planner")
-    builder.add_conditional_edges(
-        "planner", after_planner, ["retriever", "answerer", "finisher", "planner"]
-    )
-    builder.add_edge("retriever", "planner")
-    builder.add_edge("answerer", "planner")
-    builder.add_edge("finisher", END)
-    return builder
+    """Return the uncompiled MMAPG graph; a retrieval's vector calls are retried."""
+    return assemble(
+        (MMAPGState, MMAPGContext, MMAPGInputState, MMAPGOutputState),
+        (plan_writer, planner, retriever, answerer, finisher),
+        [("plan_writer", "planner"), ("retriever", "planner"), ("answerer", "planner"),
+         ("finisher", END)],
+        [("planner", after_planner, ["retriever", "answerer", "finisher", "planner"])],
+        retried={"retriever"},
+    )  # fmt: skip
 
 
-def compile_mmapg_graph(checkpointer: Any = None) -> Any:
-    """Compile the MMAPG graph, with a checkpointer if given (the server supplies its own)."""
-    return build_mmapg_graph().compile(checkpointer=checkpointer, name="mmapg")
+def sub_questions(final: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Return the plan's sub-questions, numbered: what an MMAPG run worked through."""
+    questions = final.get("plan", {}).get("sub_questions", [])
+    return [{"index": i, "text": text} for i, text in enumerate(questions)]
 
 
-graph = compile_mmapg_graph()
-"""The graph `langgraph.json` serves and `ask_mmapg` runs when no checkpointer is given."""
+graph = compile_system("mmapg", build_mmapg_graph)
+"""The graph `langgraph.json` serves and `ask_mmapg` runs."""
 
-
-def ask_mmapg(
-    question: str,
-    context: MMAPGContext,
-    *,
-    thread_id: str | None = None,
-    checkpointer: Any = None,
-) -> RunResult:
-    """Run MMAPG on one question; return its ranking, answer, trace (with the graph) and cost."""
-    limit = recursion_limit(context)
-    run = run_on_thread(graph, question, context, thread_id, checkpointer, recursion_limit=limit)
-    questions = run.final.get("plan", {}).get("sub_questions", [])
-    return result_from_state(
-        run.final,
-        run.thread_id,
-        run.latency_ms,
-        "trace",
-        [{"index": i, "text": t} for i, t in enumerate(questions)],
-    )
+ask_mmapg = asker("mmapg", worked=sub_questions)
+"""Run MMAPG on one question; return its ranking, answer, trace (with the graph) and cost."""
 
 
 def recursion_limit(context: MMAPGContext) -> int:

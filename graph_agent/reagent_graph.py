@@ -18,13 +18,12 @@ import uuid
 from typing import Any, Literal
 
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.graph import END, START, StateGraph
-from langgraph.types import RetryPolicy
+from langgraph.graph import END, StateGraph
 
-from graph_agent.context_check import checks_context
+from graph_agent.assembly import assemble, compile_system
+from graph_agent.binding import with_checkpointer
 from graph_agent.results import RunResult
 from graph_agent.threads import thread_metadata
-from graph_agent.timing import timed_node
 from nodes.reagent.assembler import assembler
 from nodes.reagent.decomposer import decomposer
 from nodes.reagent.retriever import retriever
@@ -38,8 +37,6 @@ from state.reagent_state import (
     SubQuestion,
 )
 
-INDEX_RETRY = RetryPolicy(max_attempts=3, retry_on=(ConnectionError, TimeoutError))
-"""A remote Chroma can drop a connection; the retriever's searches are safe to repeat."""
 ROUND_CLOSERS = ("retriever", "supervisor")
 """What runs next at a checkpoint that closes a round (after the decomposer or verifier)."""
 
@@ -56,40 +53,21 @@ def after_verifier(state: ReAgentState) -> Literal["retriever", "supervisor"]:
 def build_reagent_graph() -> StateGraph[
     ReAgentState, ReAgentContext, ReAgentInputState, ReAgentOutputState
 ]:
-    """Return the uncompiled ReAgent graph."""
-    builder = StateGraph(
-        ReAgentState,
-        context_schema=ReAgentContext,
-        input_schema=ReAgentInputState,
-        output_schema=ReAgentOutputState,
-    )
-    builder.add_node("decomposer", timed_node(checks_context(decomposer)))
-    builder.add_node("retriever", timed_node(retriever), retry_policy=INDEX_RETRY)
-    builder.add_node("verifier", timed_node(verifier))
-    builder.add_node("supervisor", timed_node(supervisor))
-    builder.add_node("assembler", timed_node(assembler))
-    builder.add_edge(START, "decomposer")
-    builder.add_edge("decomposer", "retriever")
-    builder.add_edge("retriever", "verifier")
-    builder.add_conditional_edges("verifier", after_verifier)
-    builder.add_edge("supervisor", "assembler")
-    builder.add_edge("assembler", END)
-    return builder
+    """Return the uncompiled ReAgent graph; the retriever's searches are retried."""
+    return assemble(
+        (ReAgentState, ReAgentContext, ReAgentInputState, ReAgentOutputState),
+        (decomposer, retriever, verifier, supervisor, assembler),
+        [("decomposer", "retriever"), ("retriever", "verifier"), ("supervisor", "assembler"),
+         ("assembler", END)],
+        [("verifier", after_verifier)],
+        retried={"retriever"},
+    )  # fmt: skip
 
 
-def compile_reagent_graph(checkpointer: Any = None) -> Any:
-    """Compile the ReAgent graph, with a checkpointer if given (the server supplies its own)."""
-    return build_reagent_graph().compile(checkpointer=checkpointer, name="reagent")
-
-
-graph = compile_reagent_graph()
+graph = compile_system("reagent", build_reagent_graph)
+"""The graph `langgraph.json` serves; a served run that asks for a rollback ends with it."""
 _MEMORY = InMemorySaver()
 """Global backtracking forks checkpoints, so runs without a caller's saver use this one."""
-
-
-def with_checkpointer(checkpointer: Any) -> Any:
-    """Return the compiled graph bound to a checkpointer (a shallow copy, no recompiling)."""
-    return graph.copy({"checkpointer": checkpointer})
 
 
 def round_checkpoint(compiled: Any, config: dict[str, Any], to_step: int) -> Any:
@@ -152,7 +130,7 @@ def ask_reagent(
     subquestions: list[SubQuestion] | None = None,
 ) -> RunResult:
     """Run ReAgent on one question; global backtracks fork the thread's checkpoints."""
-    compiled = with_checkpointer(_MEMORY if checkpointer is None else checkpointer)
+    compiled = with_checkpointer(graph, _MEMORY if checkpointer is None else checkpointer)
     thread_id = thread_id or uuid.uuid4().hex
     config: dict[str, Any] = {
         "configurable": {"thread_id": thread_id},

@@ -136,7 +136,7 @@ SPECS = (
     SystemSpec("lilac", LilacContext, "LILaC: decomposition and late-interaction beam search "
                "over the layered graph", "graph_agent.lilac_graph", "ask_lilac", "trace"),
     SystemSpec("ircot", IrcotContext, "IRCoT: interleaved retrieval and chain-of-thought",
-               "graph_agent.ircot_graph", "ask_ircot", "trace",
+               "graph_agent.ircot_graph", "ask_ircot",
                variants=_frozen({"ircot-dense": {"search_mode": "dense"}})),
     SystemSpec("mmapg", MMAPGContext, "MMAPG: an adaptive planning graph grown node by node",
                "graph_agent.mmapg_graph", "ask_mmapg", "trace", variants=_frozen(MMAPG_VARIANTS)),

@@ -11,7 +11,7 @@ import time
 
 from graph_agent.registry import get_system
 from graph_agent.results import RunResult
-from state.core import Ranked, ranked_entry
+from state.core import Ranked
 from state.settings import RunSettings
 from tools.cost import CostMeter
 from tools.errors import ConfigError
@@ -61,9 +61,7 @@ def ask_dense(question: str, context: RunSettings, thread_id: str | None = None)
     meter = CostMeter()
     index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
     found = dense_search(index, question, "subcomponent", context.top_k, meter)
-    ranking: list[Ranked] = [
-        ranked_entry(n.node_id, n.doc_id, n.kind, round(n.score, 6)) for n in found
-    ]
+    ranking: list[Ranked] = [n.ranked() for n in found]
     answer = None
     if context.answer:
         ids = [n.node_id for n in found]

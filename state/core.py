@@ -1,6 +1,7 @@
 """What every system's state shares: the ranking entry, search layers and modes, cost sums.
 
-No system owns these; each system's state module imports them like the rest.
+Also the trace record of one node's decision. No system owns these; each system's state
+module imports them like the rest.
 """
 
 from __future__ import annotations
@@ -28,6 +29,19 @@ class Ranked(TypedDict):
     doc_id: str
     type: str
     score: float
+
+
+class DecisionRecord(TypedDict):
+    """One trace record of a node's decision: which node decided what, how, and why.
+
+    The step records of the systems whose nodes each log one decision (MMAPG, ReAgent).
+    """
+
+    node: str
+    decided_by: str
+    reason: str
+    prompt_version: str | None
+    detail: dict[str, Any]
 
 
 def ranked_entry(component_id: str, doc_id: str, kind: str, score: float) -> Ranked:

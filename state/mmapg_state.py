@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.core import FIELD_DOCS, Ranked, add_costs
+from state.core import FIELD_DOCS, DecisionRecord, Ranked, add_costs
 from state.settings import RunSettings
 
 NodeType = Literal["question", "answer", "retrieval", "stop"]
@@ -79,14 +79,8 @@ class OverallPlan(TypedDict):
     decided_by: str
 
 
-class MMAPGStep(TypedDict):
+class MMAPGStep(DecisionRecord):
     """One trace record: which node decided what, how, and why."""
-
-    node: str
-    decided_by: str
-    reason: str
-    prompt_version: str | None
-    detail: dict[str, Any]
 
 
 def merge_nodes(left: list[PlanNode] | None, right: list[PlanNode] | None) -> list[PlanNode]:

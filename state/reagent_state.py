@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.core import FIELD_DOCS, Ranked, add_costs
+from state.core import FIELD_DOCS, DecisionRecord, Ranked, add_costs
 from state.settings import RunSettings
 
 MessageKind = Literal["assert", "inform", "reject", "challenge"]
@@ -79,14 +79,8 @@ class LogEntry(TypedDict):
     assertions: list[str]
 
 
-class ReAgentStep(TypedDict):
+class ReAgentStep(DecisionRecord):
     """One trace record: which node decided what, how, and why."""
-
-    node: str
-    decided_by: str
-    reason: str
-    prompt_version: str | None
-    detail: dict[str, Any]
 
 
 class Rollback(TypedDict):

@@ -41,6 +41,11 @@ LAYER_OF_KIND = {
 }
 
 
+def with_lists(attrs: dict[str, Any], **optional: Iterable[Any] | None) -> None:
+    """Add each optional sequence that is set (pages, section, box) to attrs as a JSON list."""
+    attrs.update({key: list(value) for key, value in optional.items() if value is not None})
+
+
 class LayeredGraph:
     """A three-layer graph of documents, components and subcomponents with link edges."""
 
@@ -91,16 +96,11 @@ class LayeredGraph:
             attrs["rows"] = [list(row) for row in component.table.rows]
         if component.image_path is not None:
             attrs["image_path"] = component.image_path
-        if component.pages is not None:
-            attrs["pages"] = list(component.pages)
-        if component.section:
-            attrs["section"] = list(component.section)
-        if component.box is not None:
-            attrs["box"] = list(component.box)
+        with_lists(attrs, pages=component.pages, section=component.section or None,
+                   box=component.box)  # fmt: skip
         self.g.add_node(component.component_id, **attrs)
         self.g.add_edge(component.doc_id, component.component_id, kind="contains")
-        self._children.clear()
-        self._loaded_order = None
+        self._tree_changed()
 
     def add_subcomponents(self, subcomponents: Iterable[Subcomponent]) -> None:
         """Add subcomponent nodes under their components."""
@@ -113,15 +113,16 @@ class LayeredGraph:
                 "order": sub.order,
                 "text": sub.text,
             }
-            if sub.box is not None:
-                attrs["box"] = list(sub.box)
-            if sub.pages is not None:
-                attrs["pages"] = list(sub.pages)
+            with_lists(attrs, box=sub.box, pages=sub.pages)
             self.g.add_node(sub.subcomponent_id, **attrs)
             self.g.add_edge(sub.component_id, sub.subcomponent_id, kind="contains")
         self._views.clear()
-        self._children.clear()
         self._links_within.clear()
+        self._tree_changed()
+
+    def _tree_changed(self) -> None:
+        """Forget what was derived from the contains edges (children lists, load order)."""
+        self._children.clear()
         self._loaded_order = None
 
     def add_link(self, source: str, target_doc: str, origin: str = "hyperlink") -> bool:

@@ -47,13 +47,19 @@ class Block:
 
 
 @dataclass(frozen=True)
-class FetchedSection:
-    """What fetch_section returns: the section's heading, page span and tagged blocks."""
+class SectionRef:
+    """A section as a search or a fetch names it: its id, document, heading and page span."""
 
     section_id: str
     doc_id: str
     heading: str
     pages: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class FetchedSection(SectionRef):
+    """What fetch_section returns: the section's heading, page span and tagged blocks."""
+
     blocks: tuple[Block, ...]
     truncated: bool
     """True when the character budget or MAX_BLOCKS cut the section short."""

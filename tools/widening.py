@@ -13,7 +13,7 @@ from typing import Literal
 
 import numpy as np
 
-from state.core import Granularity
+from state.core import Granularity, Ranked, ranked_entry
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.index import Hit
@@ -33,6 +33,10 @@ class ScoredNode:
     kind: str
     score: float
     evidence: str
+
+    def ranked(self) -> Ranked:
+        """Return the hit as a ranking entry, its score to six places as every ranking has it."""
+        return ranked_entry(self.node_id, self.doc_id, self.kind, round(self.score, 6))
 
 
 def widening(

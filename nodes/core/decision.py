@@ -20,7 +20,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Generic, TypedDict, TypeVar
 
-from state.core import llm_calls, tokens
+from state.core import DecisionRecord, llm_calls, tokens
 from state.settings import RunSettings
 from tools.cost import CostMeter
 from tools.llm_calls import LLMFailure, LLMUnreachable, NotRouted, StructuredCaller, caller_for
@@ -181,6 +181,16 @@ class Fallbacks(TypedDict, total=False):
     fallbacks: list[str]
 
 
+class CostUpdate(TypedDict, total=False):
+    """The update key every node may write: its cost delta (the graph adds its `work_ms`)."""
+
+    cost: dict[str, float]
+
+
+class DecisionUpdate(CostUpdate, Fallbacks, total=False):
+    """The update keys of a node that decides: its cost delta and the fallbacks it took."""
+
+
 def fallback_notes(node: str, *decisions: Decided[Any]) -> list[str]:
     """Return the trace lines of decisions that fell back or whose calls were retried."""
     notes = []
@@ -199,3 +209,20 @@ def fallbacks_of(node: str, *decisions: Decided[Any]) -> Fallbacks:
     """
     notes = fallback_notes(node, *decisions)
     return {"fallbacks": notes} if notes else {}
+
+
+def decision_record(
+    node: str, decided_by: str, reason: str, version: str | None, /, **detail: Any
+) -> DecisionRecord:
+    """Return the trace record of a node's decision; `detail` may hold any key (even "node").
+
+    The prompt version is kept only when a model was asked (`llm`, or `offline-fallback`
+    after it failed); `reason` carries a fallback's note.
+    """
+    return {
+        "node": node,
+        "decided_by": decided_by,
+        "reason": reason,
+        "prompt_version": version if decided_by in ("llm", "offline-fallback") else None,
+        "detail": detail,
+    }

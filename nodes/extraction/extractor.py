@@ -12,10 +12,10 @@ The first extraction also fixes the documents the loop works in.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import DecisionUpdate
 from nodes.core.reasoning import Decided, decide_within, fallbacks_of
 from nodes.extraction.findings import rule_findings
 from nodes.extraction.guards import choice_refusal, findings_refusal
@@ -42,7 +42,7 @@ OFFLINE_SECTION_CHARS = 200_000
 `section_chars` of it."""
 
 
-class ExtractorUpdate(TypedDict, total=False):
+class ExtractorUpdate(DecisionUpdate, total=False):
     """The keys the extractor writes."""
 
     documents: list[str]
@@ -50,8 +50,6 @@ class ExtractorUpdate(TypedDict, total=False):
     failed_searches: list[FailedSearch]
     searched: list[Searched]
     trace: list[ExtractionStep]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def searched_of(

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
+
+from nodes.core.schemas import LLMReply
 
 
-class SectionChoice(BaseModel):
+class SectionChoice(LLMReply):
     """The extraction agent's fetch_section calls: which sections to read for the item."""
-
-    model_config = ConfigDict(extra="ignore")
 
     sections: list[str] = Field(
         min_length=1,
@@ -25,10 +25,8 @@ class SectionChoice(BaseModel):
     )
 
 
-class ExtractedFinding(BaseModel):
+class ExtractedFinding(LLMReply):
     """One data point read from the fetched text, with its provenance."""
-
-    model_config = ConfigDict(extra="ignore")
 
     label: str = Field(min_length=1, description="What the value is, with its period.")
     value: float | str = Field(description="The number as a number, else a short statement.")
@@ -45,10 +43,8 @@ class ExtractedFinding(BaseModel):
         return float(value) if isinstance(value, int) else value
 
 
-class ExtractionReply(BaseModel):
+class ExtractionReply(LLMReply):
     """The extraction agent's result: findings, or why the sections held nothing relevant."""
-
-    model_config = ConfigDict(extra="ignore")
 
     findings: list[ExtractedFinding] = Field(
         default_factory=list,
@@ -65,10 +61,8 @@ class ExtractionReply(BaseModel):
         return self
 
 
-class SynthesisReply(BaseModel):
+class SynthesisReply(LLMReply):
     """The synthesis agent's verdict: an answer, the ONE item still needed, or a failure."""
-
-    model_config = ConfigDict(extra="ignore")
 
     status: Literal["answer", "needs", "fail"]
     answer: str | None = Field(None, description="The answer (status answer).")

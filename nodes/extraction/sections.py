@@ -24,6 +24,7 @@ from tools.cost import CostMeter
 from tools.metric_terms import lines_in_filing
 from tools.rank_fusion import fused_order
 from tools.search import ScoredNode, score_nodes, similarities
+from tools.section_text import SectionRef
 from tools.section_tree import SectionTree, section_summary, section_tree
 from tools.sparse_index import bm25_within
 
@@ -32,13 +33,9 @@ HEADING_DEPTH = 60
 
 
 @dataclass(frozen=True)
-class SectionCandidate:
+class SectionCandidate(SectionRef):
     """A section the item might be found in, with its fused score and the hits inside it."""
 
-    section_id: str
-    doc_id: str
-    heading: str
-    pages: tuple[int, int] | None
     score: float
     hits: int
 

@@ -8,10 +8,9 @@ checks; offline (or after an LLM failure) by coverage of the question's items
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import DecisionUpdate
 from nodes.core.reasoning import decide_within, fallbacks_of
 from nodes.extraction.guards import synthesis_refusal
 from nodes.extraction.llm_steps import llm_synthesize
@@ -22,14 +21,12 @@ from state.extraction_state import ExtractionContext, ExtractionState, Extractio
 from tools.cost import CostMeter
 
 
-class SynthesizerUpdate(TypedDict, total=False):
+class SynthesizerUpdate(DecisionUpdate, total=False):
     """The keys the synthesizer writes."""
 
     verdicts: list[Verdict]
     answer: str | None
     trace: list[ExtractionStep]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def as_verdict(result: Synthesis, iteration: int, decided_by: str) -> Verdict:

@@ -6,11 +6,10 @@ answering system: nodes/core/answering.py.
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
 from nodes.core.answering import answer_text, decide_answer
+from nodes.core.decision import DecisionUpdate
 from nodes.core.reasoning import fallbacks_of
 from state.fif_context import FiFContext
 from state.fif_state import FiFState
@@ -20,12 +19,10 @@ from tools.cost import CostMeter
 ANSWER_COMPONENTS = 10
 
 
-class AnswererUpdate(TypedDict, total=False):
+class AnswererUpdate(DecisionUpdate, total=False):
     """Keys the answerer writes."""
 
     answer: str | None
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def answerer(state: FiFState, runtime: Runtime[FiFContext]) -> AnswererUpdate:

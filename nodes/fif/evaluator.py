@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import DecisionUpdate
 from nodes.core.guards import unsupported_answer
 from nodes.core.question import analysis_in
 from nodes.core.reasoning import Decided, decide, fallbacks_of
@@ -24,14 +24,12 @@ from tools.corpus_index import CorpusIndex, open_index
 from tools.cost import CostMeter
 
 
-class EvaluatorUpdate(TypedDict, total=False):
+class EvaluatorUpdate(DecisionUpdate, total=False):
     """Keys the evaluator writes."""
 
     history: list[StepRecord]
     subqueries: list[Subquery]
     pending_step: StepRecord | None
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def evaluator(state: FiFState, runtime: Runtime[FiFContext]) -> EvaluatorUpdate:

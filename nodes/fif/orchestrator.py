@@ -7,10 +7,9 @@ same rules the graph's edges use.
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import DecisionUpdate
 from nodes.core.prompts import as_data
 from nodes.core.reasoning import decide, fallbacks_of
 from nodes.fif.policy import (
@@ -36,14 +35,12 @@ COMP_MODES = {"vector search": "vector", "llm reasoning": "llm"}
 MEMORY_SNIPPET = 160
 
 
-class OrchestratorUpdate(TypedDict, total=False):
+class OrchestratorUpdate(DecisionUpdate, total=False):
     """Keys the orchestrator writes."""
 
     next_action: Action
     decisions: list[Action]
     subqueries: list[Subquery]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def orchestrator(state: FiFState, runtime: Runtime[FiFContext]) -> OrchestratorUpdate:

@@ -6,6 +6,7 @@ from typing import Any, TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import DecisionUpdate
 from nodes.core.guards import ungrounded
 from nodes.core.question import analyze_question
 from nodes.core.reasoning import decide, fallbacks_of
@@ -24,14 +25,12 @@ from tools.cost import CostMeter
 MAX_REPLAN_TASKS = 2
 
 
-class PlannerUpdate(TypedDict, total=False):
+class PlannerUpdate(DecisionUpdate, total=False):
     """Keys the planner writes."""
 
     analysis: dict[str, Any]
     subqueries: list[Subquery]
     decisions: list[Action]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def planner(state: FiFState, runtime: Runtime[FiFContext]) -> PlannerUpdate:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import DecisionUpdate
 from nodes.core.reasoning import decide, fallbacks_of, numbered, valid_indices, with_images
 from nodes.fif.fusion import chain_ranking
 from nodes.fif.prompts import RERANKER_SYSTEM, RERANKER_USER
@@ -20,12 +19,10 @@ from tools.llm_calls import StructuredCaller
 from tools.page_fusion import page_first_ranked
 
 
-class RerankerUpdate(TypedDict, total=False):
+class RerankerUpdate(DecisionUpdate, total=False):
     """Keys the reranker writes."""
 
     ranking: list[Ranked]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def reranker(state: FiFState, runtime: Runtime[FiFContext]) -> RerankerUpdate:

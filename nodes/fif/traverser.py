@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import DecisionUpdate
 from nodes.core.reasoning import Decided, fallbacks_of
 from nodes.fif.selection import make_selector
 from nodes.fif.traversal import Traversal, anchor_region, component_stage, document_stage
@@ -15,13 +14,11 @@ from tools.corpus_index import open_index
 from tools.cost import CostMeter
 
 
-class TraverserUpdate(TypedDict, total=False):
+class TraverserUpdate(DecisionUpdate, total=False):
     """Keys the traverser writes."""
 
     pending_step: StepRecord
     candidates: dict[str, Candidate]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def traverser(state: FiFState, runtime: Runtime[FiFContext]) -> TraverserUpdate:

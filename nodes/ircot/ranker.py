@@ -11,11 +11,11 @@ chain, the shared answerer reads the ranking.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
 from nodes.core.answering import answer_from_components
+from nodes.core.decision import CostUpdate
 from nodes.ircot.rules import retrievals, stop_reason
 from state.core import Ranked, ranked_entry
 from state.ircot_state import IrcotContext, IrcotState, IrcotStep, PoolEntry
@@ -23,13 +23,12 @@ from tools.corpus_index import open_index
 from tools.cost import CostMeter
 
 
-class RankerUpdate(TypedDict, total=False):
+class RankerUpdate(CostUpdate, total=False):
     """The keys the ranker writes."""
 
     ranking: list[Ranked]
     answer: str | None
     history: list[IrcotStep]
-    cost: dict[str, float]
 
 
 def collected(

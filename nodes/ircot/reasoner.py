@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import DecisionUpdate
 from nodes.core.guards import ungrounded, unsupported_answer
 from nodes.core.reasoning import decide, fallbacks_of, numbered, with_images
 from nodes.ircot.chain import Thought, answer_in, offline_thought
@@ -34,15 +34,13 @@ MAX_PROMPT_COMPONENTS = 15
 paragraphs."""
 
 
-class ReasonerUpdate(TypedDict, total=False):
+class ReasonerUpdate(DecisionUpdate, total=False):
     """The keys the reasoner writes."""
 
     query: str
     chain: list[ChainSentence]
     answer: str | None
     history: list[IrcotStep]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def chain_text(chain: Sequence[ChainSentence]) -> str:

@@ -10,12 +10,12 @@ can fill a short final ranking.
 from __future__ import annotations
 
 import logging
-from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import CostUpdate
 from nodes.ircot.rules import retrievals
-from state.core import Ranked, ranked_entry
+from state.core import Ranked
 from state.ircot_state import IrcotContext, IrcotState, IrcotStep, PoolEntry
 from tools.corpus_index import open_index
 from tools.cost import CostMeter
@@ -24,30 +24,17 @@ from tools.search import ScoredNode, dense_search
 logger = logging.getLogger(__name__)
 
 
-class RetrieverUpdate(TypedDict, total=False):
+class RetrieverUpdate(CostUpdate, total=False):
     """The keys the retriever writes."""
 
     pool: list[PoolEntry]
     reserve: list[Ranked]
     history: list[IrcotStep]
-    cost: dict[str, float]
 
 
 def pool_entry(node: ScoredNode, step: int) -> PoolEntry:
     """Turn a search hit into a pool entry found at a step."""
-    return {
-        "component_id": node.node_id,
-        "doc_id": node.doc_id,
-        "type": node.kind,
-        "score": round(node.score, 6),
-        "step": step,
-        "evidence": node.evidence,
-    }
-
-
-def ranked(node: ScoredNode) -> Ranked:
-    """Turn a search hit into a ranking entry."""
-    return ranked_entry(node.node_id, node.doc_id, node.kind, round(node.score, 6))
+    return {**node.ranked(), "step": step, "evidence": node.evidence}
 
 
 def query_of(state: IrcotState, step: int) -> tuple[str, str]:
@@ -85,5 +72,5 @@ def retriever(state: IrcotState, runtime: Runtime[IrcotContext]) -> RetrieverUpd
     logger.debug("IRCoT retrieval %d: %s", step, record["reason"])
     update: RetrieverUpdate = {"pool": new, "history": [record], "cost": meter.as_dict()}
     if step == 0:
-        update["reserve"] = [ranked(node) for node in found[k:]]
+        update["reserve"] = [node.ranked() for node in found[k:]]
     return update

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
+
+from nodes.core.schemas import LLMReply, one_line
 
 
-class NextSentence(BaseModel):
+class NextSentence(LLMReply):
     """One reasoning step: the next chain-of-thought sentence and, at the end, the answer."""
-
-    model_config = ConfigDict(extra="ignore")
 
     sentence: str = Field(
         min_length=1,
@@ -24,10 +24,7 @@ class NextSentence(BaseModel):
     @field_validator("sentence")
     @classmethod
     def _one_line(cls, value: str) -> str:
-        cleaned = " ".join(value.split())
-        if not cleaned:
-            raise ValueError("the sentence is blank")
-        return cleaned
+        return one_line(value, "the sentence")
 
     @field_validator("answer", mode="before")
     @classmethod

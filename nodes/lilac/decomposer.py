@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypedDict
+from typing import Any, Protocol
 
 from langgraph.runtime import Runtime
 
-from nodes.core.decision import LLMDecision, run_decision, seconds_left
+from nodes.core.decision import CostUpdate, LLMDecision, run_decision, seconds_left
 from nodes.core.guards import ungrounded
 from nodes.lilac.heuristics import guess_modality, offline_subqueries
 from nodes.lilac.prompts import (
@@ -100,25 +100,24 @@ class LLMDecomposer:
                         {**plan.detail, **retried})  # fmt: skip
         return Plan(plan.subqueries, "offline-fallback", decided.note, DECOMPOSE_VERSION, retried)
 
+    def _split_prompts(self, system: str, question: str) -> tuple[str, str]:
+        """Return the system and user prompts asking for at most `max_subqueries` pieces."""
+        system = system.format(max_subqueries=self.offline.max_subqueries)
+        return system, DECOMPOSE_USER.format(question=question)
+
+    def _at_most(self, reply: Decomposition | SubqueryList) -> None:
+        """Refuse a reply with more subqueries than allowed (the model is asked to merge)."""
+        _check_count(len(reply.subqueries), self.offline.max_subqueries)
+
     def _joint(self, caller: StructuredCaller, question: str, meter: CostMeter) -> Plan:
-        answer = caller.call(
-            Decomposition,
-            DECOMPOSE_JOINT_SYSTEM.format(max_subqueries=self.offline.max_subqueries),
-            DECOMPOSE_USER.format(question=question),
-            meter,
-            validate=lambda d: _check_count(len(d.subqueries), self.offline.max_subqueries),
-        )
+        prompts = self._split_prompts(DECOMPOSE_JOINT_SYSTEM, question)
+        answer = caller.call(Decomposition, *prompts, meter, validate=self._at_most)
         pairs = [(s.text, s.modality) for s in answer.subqueries]
         return Plan(_numbered(pairs), "llm", "joint decomposition", DECOMPOSE_VERSION)
 
     def _separate(self, caller: StructuredCaller, question: str, meter: CostMeter) -> Plan:
-        answer = caller.call(
-            SubqueryList,
-            DECOMPOSE_LIST_SYSTEM.format(max_subqueries=self.offline.max_subqueries),
-            DECOMPOSE_USER.format(question=question),
-            meter,
-            validate=lambda d: _check_count(len(d.subqueries), self.offline.max_subqueries),
-        )
+        prompts = self._split_prompts(DECOMPOSE_LIST_SYSTEM, question)
+        answer = caller.call(SubqueryList, *prompts, meter, validate=self._at_most)
         pairs: list[tuple[str, Modality]] = []
         guessed: list[int] = []
         for position, text in enumerate(answer.subqueries):
@@ -168,12 +167,11 @@ def decomposer_for(context: LilacContext, time_left: float | None = None) -> Dec
     return LLMDecomposer(context, offline, context.modality_selection, time_left)
 
 
-class DecomposerUpdate(TypedDict, total=False):
+class DecomposerUpdate(CostUpdate, total=False):
     """The keys the decomposer writes."""
 
     subqueries: list[LilacSubquery]
     trace: list[LilacStep]
-    cost: dict[str, float]
 
 
 def decomposer(state: LilacState, runtime: Runtime[LilacContext]) -> DecomposerUpdate:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BeforeValidator, Field, field_validator
+
+from nodes.core.schemas import LLMReply, one_line, one_line_each
 
 MAX_SUBQUERIES = 5
 """Seed 001, Appendix F: "the smallest set (1 – 5) of component-targeting sub-queries"."""
@@ -15,10 +17,12 @@ def _label(value: Any) -> Any:
     return value.strip().lower() if isinstance(value, str) else value
 
 
-class PlannedSubquery(BaseModel):
-    """One component-targeting subquery with the modality of the component it targets."""
+ModalityLabel = Annotated[Literal["text", "table", "image"], BeforeValidator(_label)]
+"""A component modality as a model labels it, read in any case."""
 
-    model_config = ConfigDict(extra="ignore")
+
+class PlannedSubquery(LLMReply):
+    """One component-targeting subquery with the modality of the component it targets."""
 
     text: str = Field(
         min_length=1,
@@ -27,27 +31,18 @@ class PlannedSubquery(BaseModel):
             "image); keep the question's entity names and noun phrases verbatim."
         ),
     )
-    modality: Literal["text", "table", "image"] = Field(
+    modality: ModalityLabel = Field(
         description="text = prose, table = rows/columns or statistics, image = visual appearance."
     )
-
-    @field_validator("modality", mode="before")
-    @classmethod
-    def _modality(cls, value: Any) -> Any:
-        return _label(value)
 
     @field_validator("text")
     @classmethod
     def _strip(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("subquery text is blank")
-        return " ".join(value.split())
+        return one_line(value, "subquery text")
 
 
-class Decomposition(BaseModel):
+class Decomposition(LLMReply):
     """The decomposer's answer when subqueries and modalities come in one call (joint mode)."""
-
-    model_config = ConfigDict(extra="ignore")
 
     subqueries: list[PlannedSubquery] = Field(
         min_length=1,
@@ -56,10 +51,8 @@ class Decomposition(BaseModel):
     )
 
 
-class SubqueryList(BaseModel):
+class SubqueryList(LLMReply):
     """The decomposer's answer when modalities are chosen by separate calls (separate mode)."""
-
-    model_config = ConfigDict(extra="ignore")
 
     subqueries: list[str] = Field(
         min_length=1,
@@ -70,22 +63,12 @@ class SubqueryList(BaseModel):
     @field_validator("subqueries")
     @classmethod
     def _no_blank(cls, value: list[str]) -> list[str]:
-        cleaned = [" ".join(text.split()) for text in value]
-        if any(not text for text in cleaned):
-            raise ValueError("a subquery is blank")
-        return cleaned
+        return one_line_each(value, "a subquery")
 
 
-class ModalityChoice(BaseModel):
+class ModalityChoice(LLMReply):
     """The modality selector's answer for one subquery."""
 
-    model_config = ConfigDict(extra="ignore")
-
-    modality: Literal["text", "table", "image"] = Field(
+    modality: ModalityLabel = Field(
         description="The one modality most likely to hold the answer to the subquery."
     )
-
-    @field_validator("modality", mode="before")
-    @classmethod
-    def _modality(cls, value: Any) -> Any:
-        return _label(value)

@@ -7,11 +7,11 @@ Our text embedders take no modality instruction, so f(q; m) is f(q) unless
 from __future__ import annotations
 
 import logging
-from typing import TypedDict
 
 import numpy as np
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import CostUpdate
 from nodes.lilac.beam import BeamResult, BeamSettings, beam_search
 from nodes.lilac.late_interaction import Unit
 from state.core import Ranked, ranked_entry
@@ -27,13 +27,12 @@ TRACE_UNITS = 10
 """How many beam units the trace record lists."""
 
 
-class TraverserUpdate(TypedDict, total=False):
+class TraverserUpdate(CostUpdate, total=False):
     """The keys the traverser writes."""
 
     beam: list[ScoredEdge]
     ranking: list[Ranked]
     trace: list[LilacStep]
-    cost: dict[str, float]
 
 
 def embedding_text(subquery: LilacSubquery, hint: bool) -> str:

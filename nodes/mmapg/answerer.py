@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import DecisionUpdate, decision_record
 from nodes.core.reasoning import fallbacks_of
 from nodes.mmapg.answering import answer
 from nodes.mmapg.graph_view import llm_budget_left
@@ -15,13 +14,11 @@ from tools.corpus_index import open_index
 from tools.cost import CostMeter
 
 
-class AnswererUpdate(TypedDict, total=False):
+class AnswererUpdate(DecisionUpdate, total=False):
     """The keys the answerer writes."""
 
     nodes: list[PlanNode]
     trace: list[MMAPGStep]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def answerer(state: MMAPGState, runtime: Runtime[MMAPGContext]) -> AnswererUpdate:
@@ -50,13 +47,8 @@ def answerer(state: MMAPGState, runtime: Runtime[MMAPGContext]) -> AnswererUpdat
         "detail": {},
         "decided_by": decided.decided_by,
     }
-    step: MMAPGStep = {
-        "node": "answerer",
-        "decided_by": decided.decided_by,
-        "reason": f"node {node['id']} answered from nodes {action['parents']}",
-        "prompt_version": ANSWER_VERSION if decided.decided_by != "offline" else None,
-        "detail": {"node": node["id"]},
-    }
+    reason = f"node {node['id']} answered from nodes {action['parents']}"
+    step = decision_record("answerer", decided.decided_by, reason, ANSWER_VERSION, node=node["id"])
     return {
         "nodes": [node],
         "trace": [step],

@@ -8,10 +8,9 @@ flowchart into the state and the trace.
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import DecisionUpdate, decision_record
 from nodes.core.reasoning import Decided, fallbacks_of
 from nodes.mmapg.answering import answer
 from nodes.mmapg.graph_view import last_answer, llm_budget_left, mermaid, next_id
@@ -22,7 +21,7 @@ from tools.corpus_index import open_index
 from tools.cost import CostMeter
 
 
-class FinisherUpdate(TypedDict, total=False):
+class FinisherUpdate(DecisionUpdate, total=False):
     """The keys the finisher writes."""
 
     nodes: list[PlanNode]
@@ -30,8 +29,6 @@ class FinisherUpdate(TypedDict, total=False):
     answer: str | None
     graph_text: str
     trace: list[MMAPGStep]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def final_answer(
@@ -72,13 +69,9 @@ def finisher(state: MMAPGState, runtime: Runtime[MMAPGContext]) -> FinisherUpdat
     }
     grown = [*nodes, stop]
     drawing = mermaid(grown)
-    step: MMAPGStep = {
-        "node": "finisher",
-        "decided_by": decided.decided_by if decided else "graph",
-        "reason": f"stopped after {len(nodes)} nodes ({stop['instruction'] or 'stop'})",
-        "prompt_version": None,
-        "detail": {"graph": drawing, "nodes": len(grown)},
-    }
+    reason = f"stopped after {len(nodes)} nodes ({stop['instruction'] or 'stop'})"
+    by = decided.decided_by if decided else "graph"
+    step = decision_record("finisher", by, reason, None, graph=drawing, nodes=len(grown))
     return {
         "nodes": [stop],
         "ranking": ranked(grown, context.top_k),

@@ -8,10 +8,9 @@ compares or coordinates them, else the question alone). The graph starts as V = 
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import DecisionUpdate, decision_record
 from nodes.core.guards import ungrounded
 from nodes.core.reasoning import Decided, decide_within, fallbacks_of
 from nodes.fif.plan_heuristics import decompose
@@ -30,14 +29,12 @@ OFFLINE_GUIDE = (
 """The offline plan's text: the order the offline planner rule works in."""
 
 
-class PlanWriterUpdate(TypedDict, total=False):
+class PlanWriterUpdate(DecisionUpdate, total=False):
     """The keys the plan writer writes."""
 
     plan: OverallPlan
     nodes: list[PlanNode]
     trace: list[MMAPGStep]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def root_node(question: str) -> PlanNode:
@@ -85,13 +82,10 @@ def plan_writer(state: MMAPGState, runtime: Runtime[MMAPGContext]) -> PlanWriter
         "text": text,
         "decided_by": decided.decided_by,
     }
-    step: MMAPGStep = {
-        "node": "plan_writer",
-        "decided_by": decided.decided_by,
-        "reason": f"{len(sub_questions)} sub-questions",
-        "prompt_version": PLAN_VERSION if decided.decided_by != "offline" else None,
-        "detail": {"sub_questions": sub_questions},
-    }
+    reason = f"{len(sub_questions)} sub-questions"
+    step = decision_record(
+        "plan_writer", decided.decided_by, reason, PLAN_VERSION, sub_questions=sub_questions
+    )
     return {
         "plan": plan,
         "nodes": [root_node(state["question"])],

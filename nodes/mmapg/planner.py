@@ -10,10 +10,10 @@ the graph's router. At the iteration cap the planner stops whatever the model pr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import DecisionUpdate
 from nodes.core.guards import ungrounded
 from nodes.core.reasoning import Decided, decide_within, fallbacks_of
 from nodes.mmapg.graph_view import describe_graph, llm_budget_left, next_id, planner_steps
@@ -26,14 +26,12 @@ from tools.cost import CostMeter
 from tools.llm_calls import StructuredCaller
 
 
-class PlannerUpdate(TypedDict, total=False):
+class PlannerUpdate(DecisionUpdate, total=False):
     """The keys the planner writes."""
 
     pending: list[NodeAction]
     nodes: list[PlanNode]
     trace: list[MMAPGStep]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def check_reply(reply: PlannerReply, known: set[int]) -> None:

@@ -8,10 +8,10 @@ branches never collide.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import DecisionUpdate, decision_record
 from nodes.core.reasoning import Decided, fallbacks_of
 from nodes.mmapg.retrieval import NO_RESULT, Retrieved, retrieve
 from state.mmapg_state import MMAPGContext, MMAPGStep, PlanNode, RetrieverInput
@@ -22,13 +22,11 @@ OTHERS_KEPT = 20
 """Candidates not kept that a node still records (the ranking's tail draws on them)."""
 
 
-class RetrieverUpdate(TypedDict, total=False):
+class RetrieverUpdate(DecisionUpdate, total=False):
     """The keys the retriever writes."""
 
     nodes: list[PlanNode]
     trace: list[MMAPGStep]
-    cost: dict[str, float]
-    fallbacks: list[str]
 
 
 def decided_by(decisions: Sequence[Decided]) -> str:
@@ -72,14 +70,12 @@ def retriever(state: RetrieverInput, runtime: Runtime[MMAPGContext]) -> Retrieve
         index, action["instruction"], state["parents"], context, meter, state["llm_allowed"]
     )
     node = retrieval_node(state, found, context)
-    step: MMAPGStep = {
-        "node": "retriever",
-        "decided_by": node["decided_by"],
-        "reason": f"node {node['id']}: {len(found.kept)} kept of "
-        f"{len(found.kept) + len(found.others)} retrieved ({node['status']})",
-        "prompt_version": None,
-        "detail": {"node": node["id"], "image_mode": found.split.image_mode, "pools": found.pools},
-    }
+    reason = (
+        f"node {node['id']}: {len(found.kept)} kept of "
+        f"{len(found.kept) + len(found.others)} retrieved ({node['status']})"
+    )
+    detail = {"node": node["id"], "image_mode": found.split.image_mode, "pools": found.pools}
+    step = decision_record("retriever", node["decided_by"], reason, None, **detail)
     return {
         "nodes": [node],
         "trace": [step],

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, Field, field_validator
+
+from nodes.core.schemas import LLMReply
 
 MAX_SUBQUESTIONS = 5
 """Sub-questions an overall plan may list (as FiF's and LILaC's decompositions)."""
@@ -17,10 +19,8 @@ def _label(value: Any) -> Any:
     return value.strip().lower() if isinstance(value, str) else value
 
 
-class OverallPlanReply(BaseModel):
+class OverallPlanReply(LLMReply):
     """The overall plan P_plan: key sub-questions and how they combine."""
-
-    model_config = ConfigDict(extra="ignore")
 
     sub_questions: list[str] = Field(
         min_length=1, max_length=MAX_SUBQUESTIONS, description="Self-contained sub-questions."
@@ -36,10 +36,8 @@ class OverallPlanReply(BaseModel):
         return cleaned
 
 
-class NewNode(BaseModel):
+class NewNode(LLMReply):
     """One node the planner adds: its type, parents and instruction."""
-
-    model_config = ConfigDict(extra="ignore")
 
     type: Literal["question", "answer", "retrieval", "stop"]
     parents: list[int] = Field(default_factory=list, description="Ids of existing nodes.")
@@ -51,19 +49,15 @@ class NewNode(BaseModel):
         return _label(value)
 
 
-class PlannerReply(BaseModel):
+class PlannerReply(LLMReply):
     """The planner's analysis of the graph and the node(s) to add next."""
-
-    model_config = ConfigDict(extra="ignore")
 
     analysis: str = ""
     nodes: list[NewNode] = Field(min_length=1, max_length=MAX_PARALLEL)
 
 
-class SplitReply(BaseModel):
+class SplitReply(LLMReply):
     """A retrieval instruction split into text and image parts, with what to search for."""
-
-    model_config = ConfigDict(extra="ignore")
 
     text_part: str = ""
     image_part: str = ""
@@ -85,19 +79,15 @@ class Relevant(BaseModel):
     information: str = Field(min_length=1)
 
 
-class ExaminationReply(BaseModel):
+class ExaminationReply(LLMReply):
     """Which candidates hold what the instruction asks, and what was found overall."""
-
-    model_config = ConfigDict(extra="ignore")
 
     relevant: list[Relevant] = Field(default_factory=list)
     summary: str = ""
 
 
-class AnswerReply(BaseModel):
+class AnswerReply(LLMReply):
     """A short answer."""
-
-    model_config = ConfigDict(extra="ignore")
 
     answer: str = Field(min_length=1)
 
@@ -109,9 +99,7 @@ class PassageTriplets(BaseModel):
     triplets: list[str] = Field(default_factory=list)
 
 
-class TripletsReply(BaseModel):
+class TripletsReply(LLMReply):
     """Relational triplets per passage."""
-
-    model_config = ConfigDict(extra="ignore")
 
     passages: list[PassageTriplets] = Field(default_factory=list)

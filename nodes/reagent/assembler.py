@@ -9,13 +9,11 @@ consistent knowledge remains, the run says so instead of answering.
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
 from nodes.core.answering import answer_from_components
+from nodes.core.decision import CostUpdate, decision_record
 from nodes.reagent.knowledge import union
-from nodes.reagent.protocol import record
 from state.core import Ranked, ranked_entry
 from state.reagent_state import Assertion, Evidence, ReAgentContext, ReAgentState, ReAgentStep
 from tools.corpus_index import open_index
@@ -28,13 +26,12 @@ NO_ANSWER = "No consistent answer: the evidence found contradicts itself."
 """What the run says instead of an answer when nothing consistent remains."""
 
 
-class AssemblerUpdate(TypedDict, total=False):
+class AssemblerUpdate(CostUpdate, total=False):
     """The keys the assembler writes."""
 
     ranking: list[Ranked]
     answer: str | None
     trace: list[ReAgentStep]
-    cost: dict[str, float]
 
 
 def assemble(
@@ -71,5 +68,7 @@ def assembler(state: ReAgentState, runtime: Runtime[ReAgentContext]) -> Assemble
         if consistent
         else "no consistent knowledge remains; not answering"
     )
-    trace = record("assembler", "offline", reason, None, surviving=[a["id"] for a in surviving])
+    trace = decision_record(
+        "assembler", "offline", reason, None, surviving=[a["id"] for a in surviving]
+    )
     return {"ranking": ranking, "answer": answer, "trace": [trace], "cost": meter.as_dict()}

@@ -9,15 +9,14 @@ may pass its own sub-questions, which the decomposer then only broadcasts.
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import CostUpdate, decision_record
 from nodes.core.guards import ungrounded
 from nodes.fif.plan_heuristics import decompose
 from nodes.lilac.heuristics import offline_subqueries
 from nodes.reagent.prompts import DECOMPOSE_SYSTEM, DECOMPOSE_USER, DECOMPOSE_VERSION
-from nodes.reagent.protocol import Decision, decide, message, reason_of, record
+from nodes.reagent.protocol import Decision, decide, message, reason_of
 from nodes.reagent.schemas import MAX_SUBQUESTIONS, SubQuestions
 from state.reagent_state import (
     Message,
@@ -50,7 +49,7 @@ def numbered(texts: list[str]) -> list[SubQuestion]:
     return result
 
 
-class DecomposerUpdate(TypedDict, total=False):
+class DecomposerUpdate(CostUpdate, total=False):
     """The keys the decomposer writes."""
 
     subquestions: list[SubQuestion]
@@ -58,7 +57,6 @@ class DecomposerUpdate(TypedDict, total=False):
     step: int
     messages: list[Message]
     trace: list[ReAgentStep]
-    cost: dict[str, float]
 
 
 def decomposer(state: ReAgentState, runtime: Runtime[ReAgentContext]) -> DecomposerUpdate:
@@ -78,7 +76,7 @@ def decomposer(state: ReAgentState, runtime: Runtime[ReAgentContext]) -> Decompo
         for s in subquestions
     ]
     reason = reason_of(decision, f"{len(subquestions)} sub-questions")
-    step = record("decomposer", decision.decided_by, reason, DECOMPOSE_VERSION)
+    step = decision_record("decomposer", decision.decided_by, reason, DECOMPOSE_VERSION)
     return {
         "subquestions": subquestions,
         "pending": [s["index"] for s in subquestions],

@@ -20,7 +20,6 @@ from state.reagent_state import (
     MessageKind,
     ReAgentContext,
     ReAgentState,
-    ReAgentStep,
 )
 from tools.cost import CostMeter
 from tools.llm_calls import StructuredCaller
@@ -49,19 +48,6 @@ def message(
         "step": step,
         "assertion": assertion,
         "content": content,
-    }
-
-
-def record(
-    node: str, decided_by: str, reason: str, version: str | None, **detail: Any
-) -> ReAgentStep:
-    """Return the trace record of a node's decision (a fallback's reason in `reason`)."""
-    return {
-        "node": node,
-        "decided_by": decided_by,
-        "reason": reason,
-        "prompt_version": version if decided_by in ("llm", "offline-fallback") else None,
-        "detail": detail,
     }
 
 

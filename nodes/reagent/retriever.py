@@ -10,15 +10,14 @@ are queried, so a local backtrack re-queries just the affected one.
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import CostUpdate, decision_record
 from nodes.core.guards import instruction_like, unsupported_answer
 from nodes.core.prompts import as_data
 from nodes.reagent.knowledge import offline_assertion
 from nodes.reagent.prompts import EXTRACT_SYSTEM, EXTRACT_USER, EXTRACT_VERSION
-from nodes.reagent.protocol import Decision, decide, message, record
+from nodes.reagent.protocol import Decision, decide, message
 from nodes.reagent.schemas import MAX_ASSERTIONS, Assertions
 from state.reagent_state import (
     Assertion,
@@ -74,7 +73,7 @@ def usable(evidence: list[Evidence], rejected: set[str]) -> list[Evidence]:
     return [e for e in evidence if e["unit"] not in rejected]
 
 
-class RetrieverUpdate(TypedDict, total=False):
+class RetrieverUpdate(CostUpdate, total=False):
     """The keys the retriever writes."""
 
     step: int
@@ -84,7 +83,6 @@ class RetrieverUpdate(TypedDict, total=False):
     log: list[LogEntry]
     messages: list[Message]
     trace: list[ReAgentStep]
-    cost: dict[str, float]
 
 
 def retriever(state: ReAgentState, runtime: Runtime[ReAgentContext]) -> RetrieverUpdate:
@@ -127,7 +125,9 @@ def _trace(deciders: dict[str, str], notes: list[str], step: int, asserted: int)
     kinds = set(deciders.values())
     decided_by = kinds.pop() if len(kinds) == 1 else "mixed"
     reason = "; ".join([f"round {step}: queried {sorted(deciders)}, {asserted} assertions", *notes])
-    return record("retriever", decided_by, reason, EXTRACT_VERSION, step=step, agents=deciders)
+    return decision_record(
+        "retriever", decided_by, reason, EXTRACT_VERSION, step=step, agents=deciders
+    )
 
 
 def read_assertion(

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
+
+from nodes.core.schemas import LLMReply, one_line_each
 
 MAX_SUBQUESTIONS = 5
 """The decomposer's ceiling; the seed's Figure 4 found gains flatten beyond 3."""
@@ -12,10 +14,8 @@ MAX_ASSERTIONS = 5
 """A retriever agent reads at most this many assertions from one evidence set."""
 
 
-class SubQuestions(BaseModel):
+class SubQuestions(LLMReply):
     """The decomposer's answer."""
-
-    model_config = ConfigDict(extra="ignore")
 
     sub_questions: list[str] = Field(
         min_length=1,
@@ -27,16 +27,11 @@ class SubQuestions(BaseModel):
     @field_validator("sub_questions")
     @classmethod
     def _no_blank(cls, value: list[str]) -> list[str]:
-        cleaned = [" ".join(text.split()) for text in value]
-        if any(not text for text in cleaned):
-            raise ValueError("a sub-question is blank")
-        return cleaned
+        return one_line_each(value, "a sub-question")
 
 
-class ExtractedAssertion(BaseModel):
+class ExtractedAssertion(LLMReply):
     """One claim read from one numbered evidence passage."""
-
-    model_config = ConfigDict(extra="ignore")
 
     evidence: int = Field(ge=1, description="Number of the passage that states the claim.")
     entity: str = Field(min_length=1, description="What the claim is about (a name).")
@@ -45,20 +40,16 @@ class ExtractedAssertion(BaseModel):
     statement: str = Field(min_length=1, description="The claim as one short sentence.")
 
 
-class Assertions(BaseModel):
+class Assertions(LLMReply):
     """A retriever agent's answer: the claims its evidence makes about the sub-question."""
-
-    model_config = ConfigDict(extra="ignore")
 
     assertions: list[ExtractedAssertion] = Field(
         max_length=MAX_ASSERTIONS, description="Claims that answer the sub-question, best first."
     )
 
 
-class Verdict(BaseModel):
+class Verdict(LLMReply):
     """The verifier's judgement of one new assertion."""
-
-    model_config = ConfigDict(extra="ignore")
 
     assertion: str = Field(description="Id of the new assertion judged.")
     verdict: Literal["supported", "unsupported", "contradicts"] = Field(
@@ -70,9 +61,7 @@ class Verdict(BaseModel):
     )
 
 
-class Verification(BaseModel):
+class Verification(LLMReply):
     """The verifier's answer: one verdict per new assertion."""
-
-    model_config = ConfigDict(extra="ignore")
 
     verdicts: list[Verdict] = Field(description="One verdict for every new assertion.")

@@ -16,8 +16,9 @@ from typing import TypedDict
 
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import decision_record
 from nodes.reagent.knowledge import evidence_units, minimal_conflict_set, union
-from nodes.reagent.protocol import message, record
+from nodes.reagent.protocol import message
 from state.reagent_state import (
     Assertion,
     LogEntry,
@@ -79,7 +80,9 @@ def supervisor(state: ReAgentState, runtime: Runtime[ReAgentContext]) -> Supervi
         reason = (
             f"{len(ids)} assertions in conflict, kept (forward only)" if psi else "Φ consistent"
         )
-        trace = record("supervisor", "offline", reason, None, rollback=False, conflict_set=ids)
+        trace = decision_record(
+            "supervisor", "offline", reason, None, rollback=False, conflict_set=ids
+        )
         return {"rollback": None, "outcome": outcome_of(state), "trace": [trace]}
     challenge = message("challenge", "supervisor", "all", step, f"minimal conflict set {ids}")
     allowed = context.global_backtracking and global_backtracks(state) < (
@@ -110,7 +113,7 @@ def _request_rollback(
         for a in weaker
     ]
     reason = f"roll every agent back to round {to_step}; re-query {requery}"
-    trace = record(
+    trace = decision_record(
         "supervisor", "offline", reason, None, rollback=True, conflict_set=rollback["conflict_set"]
     )
     return {"rollback": rollback, "messages": messages, "trace": [trace]}
@@ -135,7 +138,9 @@ def _retract(
         for agent in changed
     ]
     reason = f"no rollback left: retracted Ψ {sorted(drop)}, {left} assertions remain"
-    trace = record("supervisor", "offline", reason, None, rollback=False, conflict_set=sorted(drop))
+    trace = decision_record(
+        "supervisor", "offline", reason, None, rollback=False, conflict_set=sorted(drop)
+    )
     return {
         "knowledge": kept,
         "rollback": None,

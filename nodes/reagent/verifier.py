@@ -11,13 +11,12 @@ another agent's assertion is escalated to the supervisor as a `challenge`. Under
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from langgraph.runtime import Runtime
 
+from nodes.core.decision import CostUpdate, decision_record
 from nodes.reagent.knowledge import union
 from nodes.reagent.prompts import VERIFY_VERSION
-from nodes.reagent.protocol import Decision, decide, message, reason_of, record
+from nodes.reagent.protocol import Decision, decide, message, reason_of
 from nodes.reagent.verification import Judged, judge_llm, judge_offline
 from state.reagent_state import (
     Assertion,
@@ -33,7 +32,7 @@ from tools.llm_calls import StructuredCaller
 LOCAL = ("unsupported", "local-conflict")
 
 
-class VerifierUpdate(TypedDict, total=False):
+class VerifierUpdate(CostUpdate, total=False):
     """The keys the verifier writes."""
 
     pending: list[int]
@@ -44,7 +43,6 @@ class VerifierUpdate(TypedDict, total=False):
     log: list[LogEntry]
     messages: list[Message]
     trace: list[ReAgentStep]
-    cost: dict[str, float]
 
 
 def can_backtrack(state: ReAgentState, context: ReAgentContext, agent: str) -> bool:
@@ -72,7 +70,7 @@ def verifier(state: ReAgentState, runtime: Runtime[ReAgentContext]) -> VerifierU
     backtracked = sorted(update["local_backtracks"])
     reason = reason_of(decision, f"round {step}: {len(new)} new, backtracked {backtracked}")
     verdicts = {j.assertion["id"]: j.verdict for j in decision.value}
-    trace = record(
+    trace = decision_record(
         "verifier",
         decision.decided_by,
         reason,

@@ -11,7 +11,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from scripted_model import ScriptedChatModel, register
 
 from corpus_builder.build import BuildOptions, build
-from graph_agent.fif_graph import build_graph, compile_graph
+from graph_agent.fif_graph import build_graph, fif_graph
 from state.fif_context import FiFContext
 
 FLAG_QUESTION = "What colours are the stripes on the flag of the city where Marie Curie was born?"
@@ -58,7 +58,7 @@ class Run:
         if compile_options:  # e.g. interrupt_after, for resume tests
             self.graph = build_graph().compile(checkpointer=InMemorySaver(), **compile_options)
         else:
-            self.graph = compile_graph(InMemorySaver())
+            self.graph = fif_graph(InMemorySaver())
         self.config = {"configurable": {"thread_id": uuid.uuid4().hex}}
         self.context = context
         self.output = self.graph.invoke({"question": question}, self.config, context=context)
@@ -98,6 +98,6 @@ def build_pages(corpus_dir: Path, index_dir: Path, documents: list[dict[str, Any
 def final_state(question: str, context: FiFContext) -> dict[str, Any]:
     """Run the graph on a new thread and return its whole final state, not the output keys."""
     config = {"configurable": {"thread_id": uuid.uuid4().hex}}
-    graph = compile_graph(InMemorySaver())
+    graph = fif_graph(InMemorySaver())
     graph.invoke({"question": question}, config, context=context)
     return dict(graph.get_state(config).values)

@@ -6,7 +6,7 @@ import pytest
 from agent_records import replan_decision, step, subquery
 from langgraph.runtime import Runtime
 
-from graph_agent.fif_graph import compile_graph
+from graph_agent.fif_graph import graph
 from graph_agent.routing import after_evaluator, after_orchestrator, after_planner, after_reranker
 from nodes.fif.rules import MAX_REPLANS
 from state.fif_context import FiFContext
@@ -89,6 +89,6 @@ def test_after_reranker(answer, expected) -> None:
 
 
 def test_the_compiled_graph_shows_every_route_of_the_edges() -> None:
-    edges = {(e.source, e.target) for e in compile_graph().get_graph().edges}
+    edges = {(e.source, e.target) for e in graph.get_graph().edges}
     assert {("evaluator", "reranker"), ("evaluator", "planner"), ("evaluator", "orchestrator"),
             ("orchestrator", "planner"), ("planner", "orchestrator")} <= edges  # fmt: skip

@@ -70,3 +70,14 @@ def test_the_cli_replays_any_thread_without_being_told_its_system(
     code, out, err = run_fif_main("replay", "L", "--index", str(index), "--resume")
     assert code == 0, err
     assert "had finished" in err and "time 0 ms" not in out
+
+
+@pytest.mark.parametrize("system", replayable_systems())
+def test_a_finished_thread_replays_the_step_records_its_run_returned(
+    index: Path, system: str
+) -> None:
+    context = get_system(system).context_type(index_dir=str(index), top_k=3, max_steps=2)
+    ran = run_system(system, QUESTION, context, "done")
+    stored = resume(index, "done")
+    assert stored.finished and ran.history, "the run kept step records"
+    assert stored.history == ran.history  # read from the spec's history key

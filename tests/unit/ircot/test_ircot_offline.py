@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import StateGraph
 
-import graph_agent.ircot_graph as ircot_graph
-from graph_agent.ircot_graph import ask_ircot, build_ircot_graph, compile_ircot_graph, graph
+from graph_agent.binding import with_checkpointer
+from graph_agent.ircot_graph import ask_ircot, build_ircot_graph, graph
 from nodes.ircot import chain
 from nodes.ircot.chain import offline_thought
 from state.ircot_state import IrcotContext
@@ -102,7 +103,7 @@ def test_a_checkpointed_run_is_plain_json_and_its_history_only_grows(
     saver = InMemorySaver()
     result = ask_ircot(QUESTION, offline_context, thread_id="t", checkpointer=saver)
     config = {"configurable": {"thread_id": "t"}}
-    snapshots = list(compile_ircot_graph(saver).get_state_history(config))[::-1]
+    snapshots = list(with_checkpointer(graph, saver).get_state_history(config))[::-1]
     lengths = [len(s.values.get("history", [])) for s in snapshots]
     assert lengths == sorted(lengths) and lengths[-1] == len(result.history)
     json.dumps(snapshots[-1].values)
@@ -111,10 +112,10 @@ def test_a_checkpointed_run_is_plain_json_and_its_history_only_grows(
 def test_ask_without_a_checkpointer_reuses_the_module_graph(
     offline_context: IrcotContext, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def no_compile(checkpointer=None):
+    def no_compile(*args, **kwargs):
         raise AssertionError("ask_ircot compiled a graph per call")
 
-    monkeypatch.setattr(ircot_graph, "compile_ircot_graph", no_compile)
+    monkeypatch.setattr(StateGraph, "compile", no_compile)
     assert ask_ircot(QUESTION, offline_context).ranking
 
 

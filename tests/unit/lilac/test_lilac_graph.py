@@ -10,7 +10,8 @@ from langchain_core.messages import AIMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from lilac_bundle import RIVER_OARS, TABLE
 
-from graph_agent.lilac_graph import ask_lilac, build_lilac_graph, compile_lilac_graph, graph
+from graph_agent.binding import with_checkpointer
+from graph_agent.lilac_graph import ask_lilac, build_lilac_graph, graph
 from state.lilac_state import LilacContext
 from tools.chat_models import register_chat_model
 
@@ -41,7 +42,7 @@ def test_an_offline_run_returns_top_k_components_trace_and_cost(offline_context)
 def test_a_checkpointed_run_can_be_replayed_from_its_history(offline_context):
     saver = InMemorySaver()
     result = ask_lilac(QUESTION, offline_context, thread_id="replay", checkpointer=saver)
-    compiled = compile_lilac_graph(saver)
+    compiled = with_checkpointer(graph, saver)
     config = {"configurable": {"thread_id": "replay"}}
     snapshots = list(compiled.get_state_history(config))
     assert len(snapshots) >= 3

@@ -7,7 +7,8 @@ import json
 from langgraph.checkpoint.memory import InMemorySaver
 from mmapg_nodes import evidence
 
-from graph_agent.mmapg_graph import ask_mmapg, build_mmapg_graph, compile_mmapg_graph, graph
+from graph_agent.binding import with_checkpointer
+from graph_agent.mmapg_graph import ask_mmapg, build_mmapg_graph, graph
 from nodes.mmapg.ranking import interleaved
 
 BECQUEREL = (
@@ -21,7 +22,7 @@ def run(question, context, thread):
     saver = InMemorySaver()
     result = ask_mmapg(question, context, thread_id=thread, checkpointer=saver)
     config = {"configurable": {"thread_id": thread}}
-    compiled = compile_mmapg_graph(saver)
+    compiled = with_checkpointer(graph, saver)
     return result, compiled.get_state(config).values, list(compiled.get_state_history(config))
 
 

@@ -14,7 +14,8 @@ from typing import Any
 from langgraph.checkpoint.memory import InMemorySaver
 from reagent_bundle import MUSEUM_QUESTION, OPENED_1934, OPENED_1967, RENOVATION_QUESTION
 
-from graph_agent.reagent_graph import ask_reagent, build_reagent_graph, compile_reagent_graph
+from graph_agent.binding import with_checkpointer
+from graph_agent.reagent_graph import ask_reagent, build_reagent_graph, graph
 from nodes.reagent.assembler import NO_ANSWER
 from nodes.reagent.decomposer import offline_decomposition
 from state.reagent_state import ReAgentContext, SubQuestion
@@ -38,7 +39,7 @@ def run(context: ReAgentContext, *texts: str, answer: bool = False) -> dict[str,
         checkpointer=saver,
         subquestions=subquestions(*texts),
     )
-    compiled = compile_reagent_graph(saver)
+    compiled = with_checkpointer(graph, saver)
     config = {"configurable": {"thread_id": "t"}}
     state = compiled.get_state(config).values
     history = list(compiled.get_state_history(config))
