@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -161,30 +161,21 @@ def _to_component(
             f"unknown component type {record.type!r}; expected one of {', '.join(COMPONENT_TYPES)}",
         )
         return None
-    slot = _Slot(cid, doc_id, order, tuple(dict.fromkeys(link for link in record.links if link)))
+    links = tuple(dict.fromkeys(link for link in record.links if link))
+    found: Component | None
     if record.type == "paragraph":
         text = (record.text or "").strip()
         if not text:
             report.skip(where, "empty paragraph")
             return None
-        found: Component | None = Component(
-            cid, doc_id, "paragraph", order, text=text, links=slot.links
-        )
+        found = Component(cid, doc_id, "paragraph", order, text=text, links=links)
     elif record.type == "table":
-        found = _to_table(record, slot, where, report)
+        bare = Component(cid, doc_id, "table", order, links=links)
+        found = _to_table(record, bare, where, report)
     else:
-        found = _to_image(record, slot, where, report, guard)
+        bare = Component(cid, doc_id, "image", order, links=links)
+        found = _to_image(record, bare, where, report, guard)
     return None if found is None else _with_layout(found, record, where, report)
-
-
-@dataclass(frozen=True)
-class _Slot:
-    """Where a component goes: its id, its document, its position there, and its links."""
-
-    cid: str
-    doc_id: str
-    order: int
-    links: tuple[str, ...]
 
 
 def _with_layout(
@@ -219,15 +210,16 @@ def _box(box: Box | None, where: str, report: IngestReport) -> Box | None:
 
 
 def _to_table(
-    record: ComponentRecord, slot: _Slot, where: str, report: IngestReport
+    record: ComponentRecord, bare: Component, where: str, report: IngestReport
 ) -> Component | None:
+    """Return the table component of a record, `bare` (its id, kind, order, links) filled in."""
     if record.table is None or not record.table.rows:
         report.skip(where, "table without rows")
         return None
     header = tuple(cell.strip() for cell in record.table.header)
     rows = tuple(tuple(cell.strip() for cell in row) for row in record.table.rows)
     cell_links: tuple[tuple[tuple[str, ...], ...], ...] = ()
-    links = slot.links
+    links = bare.links
     if record.cell_links is not None:
         if len(record.cell_links) != len(rows):
             report.skip(
@@ -241,15 +233,8 @@ def _to_table(
                 dict.fromkeys([*links, *(d for row in cell_links for c in row for d in c)])
             )
     caption = (record.caption or record.text or "").strip()
-    return Component(
-        slot.cid,
-        slot.doc_id,
-        "table",
-        slot.order,
-        text=caption,
-        table=Table(header, rows, cell_links, _row_pages(record.table.row_pages, len(rows))),
-        links=links,
-    )
+    table = Table(header, rows, cell_links, _row_pages(record.table.row_pages, len(rows)))
+    return replace(bare, text=caption, table=table, links=links)
 
 
 def _row_pages(row_pages: list[int] | None, rows: int) -> tuple[int, ...]:
@@ -257,14 +242,12 @@ def _row_pages(row_pages: list[int] | None, rows: int) -> tuple[int, ...]:
 
 
 def _to_image(
-    record: ComponentRecord, slot: _Slot, where: str, report: IngestReport, guard: ImageGuard
+    record: ComponentRecord, bare: Component, where: str, report: IngestReport, guard: ImageGuard
 ) -> Component | None:
+    """Return the image component of a record, `bare` (its id, kind, order, links) filled in."""
     caption = (record.caption or record.text or "").strip()
     image_path = guard.check(record.image_path, where, report) if record.image_path else None
     if image_path is None and not caption:
         report.skip(where, "image with neither a usable file nor a caption")
         return None
-    return Component(
-        slot.cid, slot.doc_id, "image", slot.order,
-        text=caption, image_path=image_path, links=slot.links,
-    )  # fmt: skip
+    return replace(bare, text=caption, image_path=image_path)
