@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
 
+from corpus_builder.chat_stage import ChatStage
 from corpus_builder.prompts import (
     SUMMARY_MAX_WORDS,
     SUMMARY_PROMPT_VERSION,
@@ -25,8 +26,7 @@ from state.corpus import Component, Document
 from state.render import content_text
 from state.settings import RunSettings
 from tools.chat_models import REGISTERED_PREFIX, packaged_smollm2
-from tools.cost import CostMeter
-from tools.llm_calls import LLMFailure, StructuredCaller, caller_for
+from tools.llm_calls import LLMFailure
 
 logger = logging.getLogger(__name__)
 
@@ -89,16 +89,13 @@ def _component_text(component: Component) -> str:
     return component.text
 
 
-class LLMSummarizer:
+class LLMSummarizer(ChatStage):
     """Summaries written by the context's chat model (openai, local or a registered model)."""
 
     def __init__(self, context: RunSettings) -> None:
         """Name the summarizer after prompt and model; the model itself loads on first use."""
-        self.context = context
-        self.meter = CostMeter()
-        """LLM calls and tokens of every summary, for the manifest."""
+        super().__init__(context, SUMMARY_MAX_OUTPUT_TOKENS)
         self.summarizer_id = f"llm-{SUMMARY_PROMPT_VERSION}:{model_label(context)}"
-        self._caller: StructuredCaller | None = None
 
     def summarize(self, document: Document) -> str:
         """Return the model's summary of a document, cut to the summary length bound."""
@@ -109,13 +106,6 @@ class LLMSummarizer:
         except LLMFailure as failure:
             raise SummaryFailure(str(failure)) from failure
         return clip(whole_sentences(reply.summary))
-
-    def caller(self) -> StructuredCaller:
-        """Return the structured caller, loading the chat model the first time."""
-        if self._caller is None:
-            local = self.context.backend == "local"
-            self._caller = caller_for(self.context, SUMMARY_MAX_OUTPUT_TOKENS if local else None)
-        return self._caller
 
     def usage(self) -> dict[str, Any]:
         """Return the LLM calls and tokens spent so far."""
