@@ -27,6 +27,7 @@ from state.render import content_text
 from state.settings import RunSettings
 from tools.chat_models import REGISTERED_PREFIX, packaged_smollm2
 from tools.llm_calls import LLMFailure
+from tools.not_blank import not_blank
 
 logger = logging.getLogger(__name__)
 
@@ -53,12 +54,7 @@ class DocumentSummary(BaseModel):
         json_schema_extra={"maxLength": SUMMARY_MAX_CHARS},
     )
 
-    @field_validator("summary")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("the summary is blank")
-        return value
+    _not_blank = field_validator("summary")(not_blank("the summary is blank"))
 
 
 def summary_request(document: Document, limit: int = SUMMARY_INPUT_CHARS) -> str:
