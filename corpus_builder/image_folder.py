@@ -10,12 +10,12 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from corpus_builder.folder_files import folder_files
 from corpus_builder.html_pages import decode_legacy
 from corpus_builder.images import ImageGuard
 from corpus_builder.jsonl_records import jsonl_records
 from state.corpus import Component, Document, IngestReport
 from state.ids import check_id, component_id
-from tools.errors import CorpusFormatError
 
 logger = logging.getLogger(__name__)
 
@@ -63,13 +63,9 @@ def read_image_folder(folder: Path, report: IngestReport, guard: ImageGuard) -> 
     Raises:
         CorpusFormatError: When the folder does not exist.
     """
-    if not folder.is_dir():
-        raise CorpusFormatError(f"{folder}: not a folder; expected a folder of images")
     images = {
         path.relative_to(folder).as_posix(): path
-        for path in sorted(folder.rglob("*"))
-        if path.suffix.lower() in IMAGE_SUFFIXES
-        and not any(part.startswith(".") for part in path.relative_to(folder).parts)
+        for path in folder_files(folder, IMAGE_SUFFIXES, "images")
     }
     captions = {
         **_read_captions_json(folder / CAPTIONS_JSON, report),
