@@ -27,11 +27,12 @@ def as_bundle(path: Path, converted_root: Path) -> Path:
     """Return a bundle folder: FinanceBench's upstream layout is converted first (once)."""
     if not (path / "financebench_open_source.jsonl").is_file():
         return path
+    from evals.datasets import ConversionJob
     from evals.datasets.financebench import convert
 
     out = converted_root / path.name
     if not (out / "questions.jsonl").is_file():
-        convert(path, out)
+        convert(ConversionJob(path, out))
     return out
 
 

@@ -45,8 +45,9 @@ MEASURE = (
 )
 """Runs a command and reports the peak RSS of its largest process (OCR workers included)."""
 CONVERT = (
-    "import sys; from pathlib import Path; from evals.datasets.mmlongbench import convert; "
-    "convert(Path(sys.argv[1]), Path(sys.argv[2]), ocr=sys.argv[3] == 'ocr')"
+    "import sys; from pathlib import Path; from evals.datasets import ConversionJob; "
+    "from evals.datasets.mmlongbench import convert; "
+    "convert(ConversionJob(Path(sys.argv[1]), Path(sys.argv[2])), ocr=sys.argv[3] == 'ocr')"
 )
 
 

@@ -20,10 +20,7 @@ import http.client
 import json
 import os
 import signal
-import socket
 import statistics
-import subprocess
-import sys
 import threading
 import time
 import urllib.parse
@@ -33,6 +30,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+
+from serve_process import start_serve
 
 from graph_agent.replay import sqlite_checkpointer
 from graph_agent.systems import run_system
@@ -95,27 +94,6 @@ def compare(
         }
         for name in calls
     }
-
-
-def start_server(index: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """Start `fif serve` on a free loopback port; return the process and its URL."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = int(probe.getsockname()[1])
-    command = [sys.executable, "-m", "fif", "serve", "--index", str(index), "--port", str(port)]
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    process = subprocess.Popen(command, cwd=REPO, env=env, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(url + "/api/systems", timeout=2):
-                return process, url
-        except OSError:  # refused until the server listens
-            if process.poll() is not None:
-                raise SystemExit(f"fif serve exited with {process.returncode}") from None
-            time.sleep(0.5)
-    raise SystemExit("fif serve did not start in 180 s")
 
 
 class ServerPath:
@@ -194,7 +172,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     questions = [json.loads(line)["question"] for line in lines if line.strip()]
     searches = [questions[n % len(questions)] for n in range(args.searches)]
     asks = questions[: args.asks]
-    process, url = start_server(args.index)
+    process, port = start_serve(args.index)
+    url = f"http://127.0.0.1:{port}"
     figures: dict[str, Any] = {"levels": {}}
     try:
         paths = {"server": ServerPath(url), "in_process": LibraryPath(args.index)}

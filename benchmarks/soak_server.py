@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import statistics
 import subprocess
-import sys
 import threading
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+from serve_process import start_serve
+
 SAMPLE_EVERY_S = 2.0
 WARM_SHARE, WINDOW_SHARE = 0.15, 0.2
 """RSS growth compares the median of the window after the warm-up with the last window."""
@@ -24,24 +22,8 @@ def start_server(
     index: Path, runs: Path, port: int | None, clients: int
 ) -> tuple[subprocess.Popen[bytes], int]:
     """Start `fif serve` (on `port`, or a free one) and wait until it answers; return it."""
-    if port is None:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = int(probe.getsockname()[1])
-    command = [sys.executable, "-m", "fif", "serve", "--index", str(index), "--runs", str(runs)]
-    command += ["--port", str(port), "--runs-per-client", str(clients)]
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    process = subprocess.Popen(command, cwd=REPO, env=env, start_new_session=True)
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/systems", timeout=2):
-                return process, port
-        except OSError:  # refused until the server listens
-            if process.poll() is not None:
-                raise SystemExit(f"fif serve exited with {process.returncode}") from None
-            time.sleep(0.3)
-    raise SystemExit("fif serve did not start in 300 s")
+    options = ["--runs", str(runs), "--runs-per-client", str(clients)]
+    return start_serve(index, options, port=port, wait_s=300, poll_s=0.3)
 
 
 def stop_server(process: subprocess.Popen[bytes], how: signal.Signals) -> None:

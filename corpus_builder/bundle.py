@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Iterator
 from dataclasses import replace
@@ -12,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from corpus_builder.images import ImageGuard
+from corpus_builder.jsonl_records import first_error, jsonl_records
 from state.corpus import Box, BoxedLine, Component, Document, IngestReport, Table
 from state.ids import check_id
 from tools.errors import CorpusFormatError
@@ -85,35 +85,14 @@ def read_bundle(corpus_file: Path, report: IngestReport, guard: ImageGuard) -> I
     """Yield the documents of a bundle file; bad lines and components are reported and skipped."""
     if not corpus_file.is_file():
         raise CorpusFormatError(f"{corpus_file}: no such file; a bundle needs corpus.jsonl")
-    with corpus_file.open("rb") as handle:
-        for line_no, raw in enumerate(handle, start=1):
-            where = f"{corpus_file}:{line_no}"
-            record = _parse_line(raw, where, report)
-            if record is None:
-                continue
-            document = _to_document(record, where, report, guard)
-            if document is not None:
-                yield document
+    for where, record in jsonl_records(corpus_file, DocumentRecord, report, _not_a_document):
+        document = _to_document(record, where, report, guard)
+        if document is not None:
+            yield document
 
 
-def _parse_line(raw: bytes, where: str, report: IngestReport) -> DocumentRecord | None:
-    if not raw.strip():
-        return None
-    try:
-        text = raw.decode("utf-8-sig")  # a BOM (Windows editors) must not cost line 1
-    except UnicodeDecodeError as err:
-        report.skip(where, f"not UTF-8 ({err.reason} at byte {err.start}); re-encode the file")
-        return None
-    try:
-        payload = json.loads(text)
-    except json.JSONDecodeError as err:
-        report.skip(where, f"malformed JSON: {err.msg} at column {err.colno}")
-        return None
-    try:
-        return DocumentRecord.model_validate(payload)
-    except ValidationError as err:
-        report.skip(where, f"not a document record: {_first_error(err)}")
-        return None
+def _not_a_document(problem: str) -> str:
+    return f"not a document record: {problem}"
 
 
 def _to_document(
@@ -172,7 +151,7 @@ def _to_component(
         record = ComponentRecord.model_validate(payload)
         cid = check_id(record.component_id, "component_id")
     except (ValidationError, ValueError) as err:
-        problem = _first_error(err) if isinstance(err, ValidationError) else str(err)
+        problem = first_error(err) if isinstance(err, ValidationError) else str(err)
         report.skip(where, f"bad component: {problem}")
         return None
     where = f"{where} ({cid})"
@@ -183,23 +162,20 @@ def _to_component(
         )
         return None
     links = tuple(dict.fromkeys(link for link in record.links if link))
+    found: Component | None
     if record.type == "paragraph":
         text = (record.text or "").strip()
         if not text:
             report.skip(where, "empty paragraph")
             return None
-        component = Component(cid, doc_id, "paragraph", order, text=text, links=links)
+        found = Component(cid, doc_id, "paragraph", order, text=text, links=links)
     elif record.type == "table":
-        found = _to_table(record, cid, doc_id, order, links, where, report)
-        if found is None:
-            return None
-        component = found
+        bare = Component(cid, doc_id, "table", order, links=links)
+        found = _to_table(record, bare, where, report)
     else:
-        found = _to_image(record, cid, doc_id, order, links, where, report, guard)
-        if found is None:
-            return None
-        component = found
-    return _with_layout(component, record, where, report)
+        bare = Component(cid, doc_id, "image", order, links=links)
+        found = _to_image(record, bare, where, report, guard)
+    return None if found is None else _with_layout(found, record, where, report)
 
 
 def _with_layout(
@@ -234,20 +210,16 @@ def _box(box: Box | None, where: str, report: IngestReport) -> Box | None:
 
 
 def _to_table(
-    record: ComponentRecord,
-    cid: str,
-    doc_id: str,
-    order: int,
-    links: tuple[str, ...],
-    where: str,
-    report: IngestReport,
+    record: ComponentRecord, bare: Component, where: str, report: IngestReport
 ) -> Component | None:
+    """Return the table component of a record, `bare` (its id, kind, order, links) filled in."""
     if record.table is None or not record.table.rows:
         report.skip(where, "table without rows")
         return None
     header = tuple(cell.strip() for cell in record.table.header)
     rows = tuple(tuple(cell.strip() for cell in row) for row in record.table.rows)
     cell_links: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    links = bare.links
     if record.cell_links is not None:
         if len(record.cell_links) != len(rows):
             report.skip(
@@ -261,15 +233,8 @@ def _to_table(
                 dict.fromkeys([*links, *(d for row in cell_links for c in row for d in c)])
             )
     caption = (record.caption or record.text or "").strip()
-    return Component(
-        cid,
-        doc_id,
-        "table",
-        order,
-        text=caption,
-        table=Table(header, rows, cell_links, _row_pages(record.table.row_pages, len(rows))),
-        links=links,
-    )
+    table = Table(header, rows, cell_links, _row_pages(record.table.row_pages, len(rows)))
+    return replace(bare, text=caption, table=table, links=links)
 
 
 def _row_pages(row_pages: list[int] | None, rows: int) -> tuple[int, ...]:
@@ -277,24 +242,12 @@ def _row_pages(row_pages: list[int] | None, rows: int) -> tuple[int, ...]:
 
 
 def _to_image(
-    record: ComponentRecord,
-    cid: str,
-    doc_id: str,
-    order: int,
-    links: tuple[str, ...],
-    where: str,
-    report: IngestReport,
-    guard: ImageGuard,
+    record: ComponentRecord, bare: Component, where: str, report: IngestReport, guard: ImageGuard
 ) -> Component | None:
+    """Return the image component of a record, `bare` (its id, kind, order, links) filled in."""
     caption = (record.caption or record.text or "").strip()
     image_path = guard.check(record.image_path, where, report) if record.image_path else None
     if image_path is None and not caption:
         report.skip(where, "image with neither a usable file nor a caption")
         return None
-    return Component(cid, doc_id, "image", order, text=caption, image_path=image_path, links=links)
-
-
-def _first_error(err: ValidationError) -> str:
-    first = err.errors()[0]
-    location = ".".join(str(part) for part in first["loc"]) or "record"
-    return f"{location}: {first['msg']}"
+    return replace(bare, text=caption, image_path=image_path)

@@ -12,13 +12,13 @@ from pathlib import Path
 import charset_normalizer
 from bs4 import BeautifulSoup, Tag, XMLParsedAsHTMLWarning
 
+from corpus_builder.folder_files import folder_files
 from corpus_builder.html_components import ComponentWalker
 from corpus_builder.html_links import PAGE_SUFFIXES, LinkIndex
 from corpus_builder.html_tags import element_text
 from corpus_builder.images import ImageGuard
 from state.corpus import Document, IngestReport
 from state.ids import check_id
-from tools.errors import CorpusFormatError
 
 logger = logging.getLogger(__name__)
 
@@ -66,9 +66,7 @@ def read_html_pages(folder: Path, report: IngestReport, guard: ImageGuard) -> li
     Raises:
         CorpusFormatError: When the folder does not exist.
     """
-    if not folder.is_dir():
-        raise CorpusFormatError(f"{folder}: not a folder; expected a folder of .html pages")
-    pages = _collect_pages(folder, report)
+    pages = _collect_pages(folder, folder_files(folder, PAGE_SUFFIXES, ".html pages"), report)
     index = LinkIndex()
     for page in pages:
         owner = index.add(page.doc_id, page.url)
@@ -133,14 +131,12 @@ def decode_legacy(raw: bytes) -> tuple[str, str]:
     return raw.decode("latin-1"), "iso-8859-1"
 
 
-def _collect_pages(folder: Path, report: IngestReport) -> list[_Page]:
+def _collect_pages(folder: Path, paths: list[Path], report: IngestReport) -> list[_Page]:
     pages: list[_Page] = []
     seen: dict[str, Path] = {}
     root = folder.resolve()
-    for path in sorted(folder.rglob("*")):
+    for path in paths:
         relative = path.relative_to(folder)
-        if path.suffix.lower() not in PAGE_SUFFIXES or _hidden(relative):
-            continue
         text = _load(path, root, report, note_repairs=True)
         if text is None:
             continue
@@ -158,10 +154,6 @@ def _collect_pages(folder: Path, report: IngestReport) -> list[_Page]:
         head = _parse(text[: body.start()] if body else text)
         pages.append(_Page(path, doc_id, _canonical_url(head)))
     return pages
-
-
-def _hidden(relative: Path) -> bool:
-    return any(part.startswith(".") for part in relative.parts)
 
 
 def _load(path: Path, root: Path, report: IngestReport, note_repairs: bool) -> str | None:

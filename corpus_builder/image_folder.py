@@ -8,13 +8,14 @@ import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
+from corpus_builder.folder_files import folder_files
 from corpus_builder.html_pages import decode_legacy
 from corpus_builder.images import ImageGuard
+from corpus_builder.jsonl_records import jsonl_records
 from state.corpus import Component, Document, IngestReport
 from state.ids import check_id, component_id
-from tools.errors import CorpusFormatError
 
 logger = logging.getLogger(__name__)
 
@@ -62,13 +63,9 @@ def read_image_folder(folder: Path, report: IngestReport, guard: ImageGuard) -> 
     Raises:
         CorpusFormatError: When the folder does not exist.
     """
-    if not folder.is_dir():
-        raise CorpusFormatError(f"{folder}: not a folder; expected a folder of images")
     images = {
         path.relative_to(folder).as_posix(): path
-        for path in sorted(folder.rglob("*"))
-        if path.suffix.lower() in IMAGE_SUFFIXES
-        and not any(part.startswith(".") for part in path.relative_to(folder).parts)
+        for path in folder_files(folder, IMAGE_SUFFIXES, "images")
     }
     captions = {
         **_read_captions_json(folder / CAPTIONS_JSON, report),
@@ -175,53 +172,29 @@ def _read_captions_jsonl(path: Path, report: IngestReport) -> dict[str, Caption]
         return {}
     captions: dict[str, Caption] = {}
     try:
-        with path.open("rb") as handle:
-            for line_no, raw in enumerate(handle, start=1):
-                where = f"{path}:{line_no}"
-                record = _parse_caption_line(raw, where, report)
-                if record is None:
-                    continue
-                key = _image_key(record.image)
-                if key in captions:
-                    report.skip(
-                        where,
-                        f"second caption for {key!r} (first at {captions[key].where}); ignored",
-                    )
-                    continue
-                captions[key] = Caption(
-                    " ".join(record.caption.split()), " ".join(record.title.split()), where
+        for where, record in jsonl_records(path, CaptionRecord, report, _not_a_caption):
+            if not record.image.strip():
+                report.skip(where, "empty image path")
+                continue
+            key = _image_key(record.image)
+            if key in captions:
+                report.skip(
+                    where, f"second caption for {key!r} (first at {captions[key].where}); ignored"
                 )
+                continue
+            captions[key] = Caption(
+                " ".join(record.caption.split()), " ".join(record.title.split()), where
+            )
     except OSError as err:
         report.skip(str(path), f"unreadable captions file ({type(err).__name__}: {err})")
     return captions
 
 
-def _parse_caption_line(raw: bytes, where: str, report: IngestReport) -> CaptionRecord | None:
-    if not raw.strip():
-        return None
-    try:
-        payload = json.loads(raw.decode("utf-8-sig"))
-    except UnicodeDecodeError as err:
-        report.skip(where, f"not UTF-8 ({err.reason} at byte {err.start}); re-encode the file")
-        return None
-    except json.JSONDecodeError as err:
-        report.skip(where, f"malformed JSON: {err.msg} at column {err.colno}")
-        return None
-    try:
-        record = CaptionRecord.model_validate(payload)
-    except ValidationError as err:
-        first = err.errors()[0]
-        location = ".".join(str(part) for part in first["loc"]) or "record"
-        report.skip(
-            where,
-            f"not a caption record ({location}: {first['msg']}); expected "
-            '{"image": "relative/path.jpg", "caption": "..."}',
-        )
-        return None
-    if not record.image.strip():
-        report.skip(where, "empty image path")
-        return None
-    return record
+def _not_a_caption(problem: str) -> str:
+    return (
+        f"not a caption record ({problem}); expected "
+        '{"image": "relative/path.jpg", "caption": "..."}'
+    )
 
 
 def _image_key(name: str) -> str:

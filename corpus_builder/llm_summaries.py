@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
 
+from corpus_builder.chat_stage import ChatStage
 from corpus_builder.prompts import (
     SUMMARY_MAX_WORDS,
     SUMMARY_PROMPT_VERSION,
@@ -25,8 +26,8 @@ from state.corpus import Component, Document
 from state.render import content_text
 from state.settings import RunSettings
 from tools.chat_models import REGISTERED_PREFIX, packaged_smollm2
-from tools.cost import CostMeter
-from tools.llm_calls import LLMFailure, StructuredCaller, caller_for
+from tools.llm_calls import LLMFailure
+from tools.not_blank import not_blank
 
 logger = logging.getLogger(__name__)
 
@@ -53,12 +54,7 @@ class DocumentSummary(BaseModel):
         json_schema_extra={"maxLength": SUMMARY_MAX_CHARS},
     )
 
-    @field_validator("summary")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("the summary is blank")
-        return value
+    _not_blank = field_validator("summary")(not_blank("the summary is blank"))
 
 
 def summary_request(document: Document, limit: int = SUMMARY_INPUT_CHARS) -> str:
@@ -89,16 +85,13 @@ def _component_text(component: Component) -> str:
     return component.text
 
 
-class LLMSummarizer:
+class LLMSummarizer(ChatStage):
     """Summaries written by the context's chat model (openai, local or a registered model)."""
 
     def __init__(self, context: RunSettings) -> None:
         """Name the summarizer after prompt and model; the model itself loads on first use."""
-        self.context = context
-        self.meter = CostMeter()
-        """LLM calls and tokens of every summary, for the manifest."""
+        super().__init__(context, SUMMARY_MAX_OUTPUT_TOKENS)
         self.summarizer_id = f"llm-{SUMMARY_PROMPT_VERSION}:{model_label(context)}"
-        self._caller: StructuredCaller | None = None
 
     def summarize(self, document: Document) -> str:
         """Return the model's summary of a document, cut to the summary length bound."""
@@ -109,13 +102,6 @@ class LLMSummarizer:
         except LLMFailure as failure:
             raise SummaryFailure(str(failure)) from failure
         return clip(whole_sentences(reply.summary))
-
-    def caller(self) -> StructuredCaller:
-        """Return the structured caller, loading the chat model the first time."""
-        if self._caller is None:
-            local = self.context.backend == "local"
-            self._caller = caller_for(self.context, SUMMARY_MAX_OUTPUT_TOKENS if local else None)
-        return self._caller
 
     def usage(self) -> dict[str, Any]:
         """Return the LLM calls and tokens spent so far."""

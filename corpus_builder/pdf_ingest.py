@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from corpus_builder.filing_identity import pdf_filing
+from corpus_builder.folder_files import listed_files
 from corpus_builder.pdf_contents import contents_headings
 from corpus_builder.pdf_figures import line_box, with_regions
 from corpus_builder.pdf_furniture import strip_furniture
@@ -38,13 +39,7 @@ def pdf_files(corpus: Path) -> list[Path]:
     """Return the PDF files of a file or folder (hidden folders skipped), in path order."""
     if corpus.is_file():
         return [corpus] if corpus.suffix.lower() == PDF_SUFFIX else []
-    return sorted(
-        path
-        for path in corpus.rglob("*")
-        if path.suffix.lower() == PDF_SUFFIX
-        and path.is_file()
-        and not any(part.startswith(".") for part in path.relative_to(corpus).parts)
-    )
+    return [path for path in listed_files(corpus, {PDF_SUFFIX}) if path.is_file()]
 
 
 def read_pdfs(

@@ -17,6 +17,7 @@ from state.corpus import Component, Document, Subcomponent
 from state.ids import subcomponent_id
 from state.render import row_text
 from tools.errors import ConfigError
+from tools.fragments import merge_fragments
 
 logger = logging.getLogger(__name__)
 
@@ -56,28 +57,11 @@ def split_sentences(text: str) -> tuple[str, ...]:
     if not _HAS_BOUNDARY.search(text[:-1]):
         return (text,)
     pieces = [piece.strip() for piece in _segmenter().segment(text)]
-    return tuple(_merge_fragments([piece for piece in pieces if piece]))
+    return tuple(merge_fragments([piece for piece in pieces if piece], _too_short, _continues))
 
 
-def _merge_fragments(pieces: list[str]) -> list[str]:
-    merged: list[str] = []
-    carry = ""
-    for piece in pieces:
-        piece = f"{carry} {piece}".strip() if carry else piece
-        if merged and _continues(merged[-1], piece):
-            merged[-1], carry = f"{merged[-1]} {piece}", ""
-            continue
-        if len(_WORD.findall(piece)) < MIN_SENTENCE_WORDS:
-            carry = piece
-            continue
-        carry = ""
-        merged.append(piece)
-    if carry:
-        if merged:
-            merged[-1] = f"{merged[-1]} {carry}"
-        else:
-            merged.append(carry)
-    return merged
+def _too_short(piece: str) -> bool:
+    return len(_WORD.findall(piece)) < MIN_SENTENCE_WORDS
 
 
 def _continues(previous: str, piece: str) -> bool:

@@ -22,15 +22,14 @@ from typing import Any
 
 from pydantic import BaseModel, Field, field_validator
 
+from corpus_builder.chat_stage import ChatStage
 from corpus_builder.llm_summaries import model_label
 from corpus_builder.prompts import TRIPLET_PROMPT_VERSION, TRIPLET_SYSTEM, TRIPLET_USER
 from corpus_builder.texts import component_text, context_title, subcomponent_text, with_title
 from state.corpus import Document, PageSpan, Subcomponent
 from state.settings import RunSettings
 from tools.chat_models import REGISTERED_PREFIX, load_chat_model, packaged_smollm2
-from tools.cost import CostMeter
 from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableError, install_hint
-from tools.llm_calls import StructuredCaller, caller_for
 
 logger = logging.getLogger(__name__)
 
@@ -163,16 +162,13 @@ def batches(units: Sequence[TripletUnit]) -> Iterator[list[TripletUnit]]:
         yield batch
 
 
-class TripletExtractor:
+class TripletExtractor(ChatStage):
     """Triplets written by the context's chat model (openai, local or a registered model)."""
 
     def __init__(self, context: RunSettings) -> None:
         """Name the extractor after prompt and model; the model itself loads on first use."""
-        self.context = context
-        self.meter = CostMeter()
-        """LLM calls, tokens and dollars of every extraction call, for the manifest."""
+        super().__init__(context, TRIPLET_MAX_OUTPUT_TOKENS)
         self.extractor_id = f"{TRIPLET_PROMPT_VERSION}:{model_label(context)}"
-        self._caller: StructuredCaller | None = None
 
     def check(self) -> None:
         """Fail before anything is built when the chat model cannot be reached from here.
@@ -222,13 +218,6 @@ class TripletExtractor:
         for passage in reply.passages:  # a passage listed twice: both lists count
             found.setdefault(passage.index, []).extend(t.text() for t in passage.triplets)
         return {i: list(dict.fromkeys(texts))[:MAX_TRIPLETS] for i, texts in found.items()}
-
-    def caller(self) -> StructuredCaller:
-        """Return the structured caller, loading the chat model the first time."""
-        if self._caller is None:
-            local = self.context.backend == "local"
-            self._caller = caller_for(self.context, TRIPLET_MAX_OUTPUT_TOKENS if local else None)
-        return self._caller
 
     def usage(self) -> dict[str, Any]:
         """Return the LLM calls, tokens and dollars spent so far."""

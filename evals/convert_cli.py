@@ -67,7 +67,7 @@ def convert_command(
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
 ) -> None:
     """Convert a benchmark's raw files into a bundle: corpus, questions, stats and images."""
-    from evals.datasets import get_adapter
+    from evals.datasets import ConversionJob, get_adapter
     from evals.datasets.progress import conversion_progress
 
     adapter = get_adapter(dataset)
@@ -75,7 +75,7 @@ def convert_command(
         if folder is not None and not folder.is_dir():
             raise ConfigError(f"{what} folder {str(folder)!r} does not exist; give an existing one")
     with conversion_progress(f"convert {dataset}", enabled=progress):
-        report = adapter(raw_dir, out_dir, split=split, limit=limit, images_dir=images)
+        report = adapter(ConversionJob(raw_dir, out_dir, split, limit, images))
     print_summary(report)
 
 

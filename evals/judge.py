@@ -24,6 +24,7 @@ from state.settings import RunSettings
 from tools.cost import CostMeter
 from tools.errors import FiFError
 from tools.llm_calls import LLMFailure, StructuredCaller, caller_for
+from tools.not_blank import not_blank
 
 logger = logging.getLogger(__name__)
 
@@ -46,12 +47,7 @@ class JudgeVerdict(BaseModel):
     correct: bool = Field(description="True if the candidate answer is correct.")
     reason: str = Field(min_length=1, max_length=400, description="One short sentence saying why.")
 
-    @field_validator("reason")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("the reason must say why")
-        return value.strip()
+    _not_blank = field_validator("reason")(not_blank("the reason must say why", strip=True))
 
 
 @dataclass(frozen=True)

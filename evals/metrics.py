@@ -13,7 +13,7 @@ import re
 import string
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 
 logger = logging.getLogger(__name__)
@@ -37,11 +37,22 @@ def _unique(ranking: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ranking))
 
 
-def _check(gold: AbstractSet[str], k: int) -> None:
+def check_gold_and_k(gold: Collection[object], k: int, if_empty: str) -> None:
+    """Refuse an example without gold (raising `if_empty`) and a cut-off k below 1.
+
+    Raises:
+        ValueError: If gold is empty or k < 1.
+    """
     if not gold:
-        raise ValueError("gold is empty: a retrieval example needs at least one gold component id")
+        raise ValueError(if_empty)
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
+
+
+def _check(gold: AbstractSet[str], k: int) -> None:
+    check_gold_and_k(
+        gold, k, "gold is empty: a retrieval example needs at least one gold component id"
+    )
 
 
 def recall_at_k(ranking: Sequence[str], gold: AbstractSet[str], k: int) -> float:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from evals.metrics import MRR_K, all_gold_recall_at_k, mrr_at_k, recall_at_k
+from evals.metrics import MRR_K, all_gold_recall_at_k, check_gold_and_k, mrr_at_k, recall_at_k
 
 PAGE_KS: tuple[int, ...] = (1, 5, 10)
 REGION_K = 10
@@ -24,10 +24,7 @@ def page_recall_at_k(pages: Sequence[str], gold_pages: AbstractSet[str], k: int)
     Raises:
         ValueError: If gold_pages is empty or k < 1.
     """
-    if not gold_pages:
-        raise ValueError("gold_pages is empty: a page-recall example needs a gold page")
-    if k < 1:
-        raise ValueError(f"k must be at least 1, got {k}")
+    check_gold_and_k(gold_pages, k, "gold_pages is empty: a page-recall example needs a gold page")
     top = set(list(dict.fromkeys(pages))[:k])
     return len(top & set(gold_pages)) / len(gold_pages)
 
@@ -60,10 +57,9 @@ def region_hit_at_k(
     Raises:
         ValueError: If gold is empty or k < 1.
     """
-    if not gold:
-        raise ValueError("gold regions are empty: score region hit only where region gold exists")
-    if k < 1:
-        raise ValueError(f"k must be at least 1, got {k}")
+    check_gold_and_k(
+        gold, k, "gold regions are empty: score region hit only where region gold exists"
+    )
     for region in regions[:k]:
         for box in gold:
             same_page = region["doc"] == box["doc"] and int(region["page"]) == int(box["page"])

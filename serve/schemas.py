@@ -10,6 +10,7 @@ from graph_agent.registry import SYSTEMS
 from state.core import Granularity as Layer
 from state.fif_state import CompMode, DocMode
 from state.settings import Backend
+from tools.not_blank import not_blank
 from tools.request_limits import MAX_QUESTION_CHARS
 
 MAX_K = 100
@@ -47,12 +48,7 @@ class AskRequest(PageSettings):
 
     _system = field_validator("system")(known_system)
 
-    @field_validator("question")
-    @classmethod
-    def _not_blank(cls, question: str) -> str:
-        if not question.strip():
-            raise ValueError("the question is blank")
-        return question
+    _not_blank = field_validator("question")(not_blank("the question is blank"))
 
 
 class AskQuery(AskRequest):

@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Protocol
+from collections.abc import Callable
 
 from evals.datasets import financebench, mmcoqa, mmlongbench, mmqa, ottqa, webqa
 from evals.datasets.bundle import ConversionReport
+from evals.datasets.job import ConversionJob
 from evals.datasets.questions import EvalExample, LoadedQuestions, QuestionRecord, load_questions
 from tools.errors import ConfigError
 
-
-class Adapter(Protocol):
-    """Convert one split of a benchmark's raw files into a bundle folder."""
-
-    def __call__(
-        self,
-        raw_dir: Path,
-        out_dir: Path,
-        *,
-        split: str = "dev",
-        limit: int | None = None,
-        images_dir: Path | None = None,
-    ) -> ConversionReport:
-        """Write corpus.jsonl, questions.jsonl and stats.json into out_dir and report on them."""
-        ...
+Adapter = Callable[[ConversionJob], ConversionReport]
+"""Converts one split of a benchmark's raw files into a bundle folder: writes corpus.jsonl,
+questions.jsonl and stats.json into the job's out_dir and reports on them."""
 
 
 ADAPTERS: dict[str, Adapter] = {
@@ -55,6 +43,7 @@ def get_adapter(name: str) -> Adapter:
 __all__ = [
     "ADAPTERS",
     "Adapter",
+    "ConversionJob",
     "ConversionReport",
     "EvalExample",
     "LoadedQuestions",

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from evals.datasets.images import ImageCopier
+from evals.datasets.job import ConversionJob
 from evals.datasets.questions import QuestionRecord
 from evals.datasets.raw import ProblemLog
 from state.ids import SEPARATOR, ComponentKind, component_id
@@ -109,24 +110,26 @@ class CorpusDraft:
 
 
 def finish(
+    job: ConversionJob,
     draft: CorpusDraft,
     questions: Iterable[dict[str, Any]],
-    out_dir: Path,
     *,
     dataset: str,
-    split: str,
     problems: ProblemLog,
-    images: ImageCopier,
+    images: ImageCopier | None = None,
     extra_stats: Mapping[str, Any] | None = None,
 ) -> ConversionReport:
     """Check links and gold labels against the corpus, write the bundle and report on it.
 
     Links to documents outside the corpus are dropped (counted); a question whose gold component
-    is not in the corpus is skipped as a problem, so every written gold id exists.
+    is not in the corpus is skipped as a problem, so every written gold id exists. `images` is
+    the copier that placed the draft's images (None: the set has no image files to copy).
 
     Raises:
         DatasetFormatError: If no question survives; the message gives the problem counts.
     """
+    out_dir, split = job.out_dir, job.split
+    images = images or ImageCopier(out_dir, None, problems)
     _drop_empty_documents(draft)
     links, dropped = _restrict_links(draft)
     kept = _usable_questions(questions, draft, problems, dataset, split)

@@ -14,26 +14,22 @@ components makes all of them gold.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from evals.datasets.bundle import ConversionReport, finish
-from evals.datasets.images import ImageCopier
-from evals.datasets.pdf_bundle import copy_sources, covering, pdf_draft, read_pdf_folder
+from evals.datasets.job import ConversionJob
+from evals.datasets.pdf_bundle import covering, pdf_corpus
 from evals.datasets.raw import (
     ProblemLog,
-    check_split_and_limit,
+    find_optional_file,
     find_raw_dir,
     find_raw_file,
     iter_jsonl,
 )
 from state.corpus import Document
 from state.ids import page_key
-from tools.errors import DatasetFormatError
-
-logger = logging.getLogger(__name__)
 
 DATASET = "financebench"
 QUESTION_FILES = ("financebench_open_source.jsonl", "data/financebench_open_source.jsonl")
@@ -45,49 +41,35 @@ PDF_FOLDERS = ("pdfs", "data/pdfs")
 """The bundle's folder of source PDFs (`source_file` of each document)."""
 
 
-def convert(
-    raw_dir: Path,
-    out_dir: Path,
-    *,
-    split: str = "dev",
-    limit: int | None = None,
-    images_dir: Path | None = None,
-) -> ConversionReport:
-    """Convert FinanceBench's questions and PDFs into a bundle in out_dir.
+def convert(job: ConversionJob) -> ConversionReport:
+    """Convert FinanceBench's questions and PDFs into a bundle in job.out_dir.
 
     Args:
-        raw_dir: Folder with the two JSONL files and `pdfs/`.
-        out_dir: Bundle folder to write.
-        split: A label for the stats; FinanceBench publishes one open-source sample.
-        limit: Convert only the first `limit` usable questions, in file order.
-        images_dir: Unused (PDF figures are kept as captions).
+        job: raw_dir holds the two JSONL files and `pdfs/`; split is only a label for the
+            stats (FinanceBench publishes one open-source sample); images_dir is unused (PDF
+            figures are kept as captions).
 
     Raises:
         ConfigError: If limit < 1.
         DatasetFormatError: If a raw file or the PDF folder is missing, or no question is usable.
     """
-    check_split_and_limit(DATASET, split, None, limit)
+    job.check(DATASET)
     problems = ProblemLog()
-    question_file = find_raw_file(raw_dir, QUESTION_FILES, "FinanceBench question file")
-    pdf_dir = find_raw_dir(raw_dir, PDF_FOLDERS, "FinanceBench PDF")
-    info = _document_info(raw_dir, problems)
-    documents, stats = read_pdf_folder(pdf_dir, problems)
+    question_file = find_raw_file(job.raw_dir, QUESTION_FILES, "FinanceBench question file")
+    pdf_dir = find_raw_dir(job.raw_dir, PDF_FOLDERS, "FinanceBench PDF")
+    info = _document_info(job.raw_dir, problems)
     urls = {doc: str(meta.get("doc_link", "")) for doc, meta in info.items()}
-    draft = pdf_draft(documents, urls, copy_sources(documents, out_dir))
-    questions = list(_questions(iter_jsonl(question_file, problems), documents, problems, limit))
-    images = ImageCopier(out_dir, None, problems)
-    return finish(
-        draft, questions, out_dir, dataset=DATASET, split=split, problems=problems,
-        images=images, extra_stats=stats,
-    )  # fmt: skip
+    documents, stats, draft = pdf_corpus(pdf_dir, job.out_dir, problems, urls=urls)
+    records = iter_jsonl(question_file, problems)
+    questions = list(_questions(records, documents, problems, job.limit))
+    return finish(job, draft, questions, dataset=DATASET, problems=problems, extra_stats=stats)
 
 
 def _document_info(raw_dir: Path, problems: ProblemLog) -> dict[str, dict[str, Any]]:
     """Return upstream's document table by doc_name (company, type, period), if present."""
-    try:
-        path = find_raw_file(raw_dir, DOCUMENT_FILES, "FinanceBench document table")
-    except DatasetFormatError as err:  # the table only adds metadata: say so and go on
-        logger.warning("%s; documents get no company/period metadata", err)
+    without = "documents get no company/period metadata"
+    path = find_optional_file(raw_dir, DOCUMENT_FILES, "FinanceBench document table", without)
+    if path is None:
         return {}
     return {
         str(record["doc_name"]): record

@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from evals.datasets.bundle import ConversionReport, CorpusDraft, finish
-from evals.datasets.images import ImageCopier
+from evals.datasets.job import ConversionJob
 from evals.datasets.mmqa import ANSWER_SOURCES, answer_strings
-from evals.datasets.mmqa_collections import Collections, load_pages, select_pages
+from evals.datasets.mmqa_collections import Collections, load_corpus
 from evals.datasets.raw import (
     ProblemLog,
-    check_split_and_limit,
     find_raw_file,
     iter_jsonl,
     load_json,
@@ -36,31 +35,23 @@ _QID = re.compile(r"^(?P<conversation>.+)_(?P<turn>\d+)$")
 _KINDS = ("paragraph", "table", "image")
 
 
-def convert(
-    raw_dir: Path,
-    out_dir: Path,
-    *,
-    split: str = "dev",
-    limit: int | None = None,
-    images_dir: Path | None = None,
-) -> ConversionReport:
-    """Convert one MMCoQA split into a bundle in out_dir; earlier turns fill `history`.
+def convert(job: ConversionJob) -> ConversionReport:
+    """Convert one MMCoQA split into a bundle in job.out_dir; earlier turns fill `history`.
 
     Args:
-        raw_dir: Folder with MMCoQA_<split>.txt, qrels.txt and the MMQA collections.
-        out_dir: Bundle folder to write.
-        split: dev, train or test (MMCoQA's test split carries answers and evidence).
-        limit: Convert only the first `limit` usable questions (turns), in file order.
-        images_dir: Folder holding the images' `path` files (or final_dataset_images/).
+        job: raw_dir holds MMCoQA_<split>.txt, qrels.txt and the MMQA collections; split is
+            dev, train or test (MMCoQA's test split carries answers and evidence); limit
+            counts turns; images_dir holds the images' `path` files (or final_dataset_images/).
 
     Raises:
         ConfigError: If the split is unknown or limit < 1.
         DatasetFormatError: If a raw file is missing or unreadable, or no question converts.
     """
-    check_split_and_limit("MMCoQA", split, SPLITS, limit)
+    job.check("MMCoQA", SPLITS)
     problems = ProblemLog()
-    question_file, qrels, turns = _read_split(raw_dir, split, limit, problems)
-    draft, images = _load_corpus(raw_dir, turns, limit, out_dir, images_dir, problems)
+    question_file, qrels, turns = _read_split(job.raw_dir, job.split, job.limit, problems)
+    wanted = {item for _, _, evidence in turns for _, item in evidence}
+    draft, images = load_corpus(job, Collections.locate(job.raw_dir), wanted, problems)
     questions = _questions(turns, draft, problems)
     extra = {
         "source": {
@@ -68,17 +59,10 @@ def convert(
             "questions": question_file.name,
             "qrels": qrels is not None,
         },
-        "limit": limit,
+        "limit": job.limit,
     }
     return finish(
-        draft,
-        questions,
-        out_dir,
-        dataset="mmcoqa",
-        split=split,
-        problems=problems,
-        images=images,
-        extra_stats=extra,
+        job, draft, questions, dataset="mmcoqa", problems=problems, images=images, extra_stats=extra
     )
 
 
@@ -98,24 +82,6 @@ def _read_split(
     question_file = find_raw_file(raw_dir, names, f"MMCoQA {split} questions")
     qrels = _load_qrels(raw_dir)
     return question_file, qrels, _read_turns(question_file, limit, qrels, problems)
-
-
-def _load_corpus(
-    raw_dir: Path,
-    turns: list[Turn],
-    limit: int | None,
-    out_dir: Path,
-    images_dir: Path | None,
-    problems: ProblemLog,
-) -> tuple[CorpusDraft, ImageCopier]:
-    """Load the MMQA pages: all of them, or with a limit those the turns' evidence needs."""
-    collections = Collections.locate(raw_dir)
-    wanted = {item for _, _, evidence in turns for _, item in evidence}
-    pages = None if limit is None else select_pages(collections, wanted)
-    draft = CorpusDraft()
-    images = ImageCopier(out_dir, images_dir, problems)
-    load_pages(collections, draft, pages, images, problems)
-    return draft, images
 
 
 def _load_qrels(raw_dir: Path) -> dict[str, Any] | None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -24,11 +23,11 @@ from typing import Any
 from corpus_builder.pdf_ingest import pdf_files
 from corpus_builder.pdf_ocr import OCR_CACHE, OcrOptions
 from evals.datasets.bundle import ConversionReport, finish
-from evals.datasets.images import ImageCopier
-from evals.datasets.pdf_bundle import copy_sources, covering, pdf_draft, read_pdf_folder
+from evals.datasets.job import ConversionJob
+from evals.datasets.pdf_bundle import covering, pdf_corpus
 from evals.datasets.raw import (
     ProblemLog,
-    check_split_and_limit,
+    find_optional_file,
     find_raw_dir,
     find_raw_file,
     iter_jsonl,
@@ -37,8 +36,6 @@ from evals.datasets.raw import (
 from state.corpus import Document
 from state.ids import page_key
 from tools.errors import DatasetFormatError
-
-logger = logging.getLogger(__name__)
 
 DATASET = "mmlongbench"
 QUESTION_FILES = ("samples.json", "data/samples.json")
@@ -61,63 +58,50 @@ def question_id(doc_id: str, question: str) -> str:
     return f"mmlb-{digest[:12]}"
 
 
-def convert(
-    raw_dir: Path,
-    out_dir: Path,
-    *,
-    split: str = "dev",
-    limit: int | None = None,
-    images_dir: Path | None = None,
-    ocr: bool = True,
-) -> ConversionReport:
-    """Convert MMLongBench-Doc's questions and PDFs into a bundle in out_dir.
+def convert(job: ConversionJob, *, ocr: bool = True) -> ConversionReport:
+    """Convert MMLongBench-Doc's questions and PDFs into a bundle in job.out_dir.
 
     Args:
-        raw_dir: Folder with `samples.json`, `documents/` and optionally the MMDocIR layouts.
-        out_dir: Bundle folder to write; OCR output is cached in its `ocr-cache/`.
-        split: A label for the stats.
-        limit: Convert only the first `limit` usable questions, in file order.
-        images_dir: Unused (regions are read from the PDFs).
+        job: raw_dir holds `samples.json`, `documents/` and optionally the MMDocIR layouts;
+            OCR output is cached in out_dir's `ocr-cache/`; split is only a label for the
+            stats; images_dir is unused (regions are read from the PDFs).
         ocr: OCR pages without a text layer and raster regions (when Tesseract is installed).
 
     Raises:
         ConfigError: If limit < 1.
         DatasetFormatError: If a raw file or the PDF folder is missing, or no question is usable.
     """
-    check_split_and_limit(DATASET, split, None, limit)
+    job.check(DATASET)
     problems = ProblemLog()
-    samples = load_json(find_raw_file(raw_dir, QUESTION_FILES, "MMLongBench-Doc samples.json"))
+    samples = load_json(find_raw_file(job.raw_dir, QUESTION_FILES, "MMLongBench-Doc samples.json"))
     if not isinstance(samples, list):
-        raise DatasetFormatError(f"{raw_dir}: samples.json is not a JSON list; download it again")
-    pdf_dir = find_raw_dir(raw_dir, PDF_FOLDERS, "MMLongBench-Doc documents")
-    layouts = _layouts(raw_dir, problems)
-    documents, stats = read_pdf_folder(
-        pdf_dir, problems, OcrOptions(out_dir / OCR_CACHE, enabled=ocr)
-    )
-    draft = pdf_draft(documents, None, copy_sources(documents, out_dir))
+        raise DatasetFormatError(
+            f"{job.raw_dir}: samples.json is not a JSON list; download it again"
+        )
+    pdf_dir = find_raw_dir(job.raw_dir, PDF_FOLDERS, "MMLongBench-Doc documents")
+    layouts = _layouts(job.raw_dir, problems)
+    ocr_options = OcrOptions(job.out_dir / OCR_CACHE, enabled=ocr)
+    documents, stats, draft = pdf_corpus(pdf_dir, job.out_dir, problems, ocr=ocr_options)
     by_id = {document.doc_id: document for document in documents}
     present = {path.stem for path in pdf_files(pdf_dir)}
     questions: list[dict[str, Any]] = []
     for index, record in enumerate(samples):
-        if limit is not None and len(questions) >= limit:
+        if job.limit is not None and len(questions) >= job.limit:
             break
         where = f"samples.json[{index}]"
         found = _question(where, record, by_id, layouts, problems, present)
         if found is not None:
             questions.append(found)
     stats["textless_pages"] = sum(len(d.textless_pages) for d in documents)
-    return finish(
-        draft, questions, out_dir, dataset=DATASET, split=split, problems=problems,
-        images=ImageCopier(out_dir, None, problems), extra_stats=stats,
-    )  # fmt: skip
+    return finish(job, draft, questions, dataset=DATASET, problems=problems, extra_stats=stats)
 
 
 def _layouts(raw_dir: Path, problems: ProblemLog) -> dict[tuple[str, str], list[dict[str, Any]]]:
     """Return MMDocIR's region boxes by (doc stem, question), if the file is there."""
-    try:
-        path = find_raw_file(raw_dir, LAYOUT_FILES, "MMDocIR layout file")
-    except DatasetFormatError as err:  # region gold is optional: say so and go on
-        logger.warning("%s; questions get no gold_regions", err)
+    path = find_optional_file(
+        raw_dir, LAYOUT_FILES, "MMDocIR layout file", "questions get no gold_regions"
+    )
+    if path is None:
         return {}
     found: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for _, record in iter_jsonl(path, problems):

@@ -11,25 +11,21 @@ distractors) plus the pages their tables link to; without one, every page of the
 
 from __future__ import annotations
 
-import logging
 import re
 from pathlib import Path
 from typing import Any
 
 from evals.datasets.bundle import ConversionReport, CorpusDraft, finish
-from evals.datasets.images import ImageCopier
-from evals.datasets.mmqa_collections import Collections, load_pages, select_pages
+from evals.datasets.job import ConversionJob
+from evals.datasets.mmqa_collections import Collections, load_corpus
 from evals.datasets.raw import (
     ProblemLog,
-    check_split_and_limit,
     dict_field,
     find_raw_file,
     iter_jsonl,
     list_field,
     str_field,
 )
-
-logger = logging.getLogger(__name__)
 
 SPLITS = ("dev", "train")
 PART_KINDS = {"text": "paragraph", "table": "table", "image": "image"}
@@ -39,37 +35,27 @@ ANSWER_SOURCES = {"text": "passage", "table": "table", "image": "image"}
 _SUB_QUESTION = re.compile(r"\b(?:TextQ|TableQ|ImageQ|ImageListQ)\b")
 
 
-def convert(
-    raw_dir: Path,
-    out_dir: Path,
-    *,
-    split: str = "dev",
-    limit: int | None = None,
-    images_dir: Path | None = None,
-) -> ConversionReport:
-    """Convert one MMQA split into a bundle in out_dir.
+def convert(job: ConversionJob) -> ConversionReport:
+    """Convert one MMQA split into a bundle in job.out_dir.
 
     Args:
-        raw_dir: Folder with MMQA_<split>.jsonl.gz and the texts/tables/images collections.
-        out_dir: Bundle folder to write (corpus.jsonl, questions.jsonl, stats.json, images/).
-        split: dev or train (the test split has no gold labels).
-        limit: Convert only the first `limit` usable questions, with a matching corpus.
-        images_dir: Folder holding the images' `path` files (or final_dataset_images/).
+        job: raw_dir holds MMQA_<split>.jsonl.gz and the texts/tables/images collections;
+            split is dev or train (the test split has no gold labels); with a limit the corpus
+            matches the questions kept; images_dir holds the images' `path` files (or
+            final_dataset_images/).
 
     Raises:
         ConfigError: If the split is not one with gold labels, or limit < 1.
         DatasetFormatError: If a raw file is missing or unreadable, or no question converts.
     """
-    check_split_and_limit("MMQA", split, SPLITS, limit, "the test split has no gold labels")
+    job.check("MMQA", SPLITS, "the test split has no gold labels")
     problems = ProblemLog()
+    split = job.split
     names = [f"MMQA_{split}.jsonl.gz", f"MMQA_{split}.jsonl", f"MultiModalQA_{split}.jsonl.gz"]
-    question_file = find_raw_file(raw_dir, names, f"MMQA {split} questions")
-    collections = Collections.locate(raw_dir)
-    raw_questions = _read_questions(question_file, limit, problems)
-    pages = None if limit is None else select_pages(collections, _context_ids(raw_questions))
-    draft = CorpusDraft()
-    images = ImageCopier(out_dir, images_dir, problems)
-    load_pages(collections, draft, pages, images, problems)
+    question_file = find_raw_file(job.raw_dir, names, f"MMQA {split} questions")
+    collections = Collections.locate(job.raw_dir)
+    raw_questions = _read_questions(question_file, job.limit, problems)
+    draft, images = load_corpus(job, collections, _context_ids(raw_questions), problems)
     questions = [
         q
         for q in (_question(raw, where, draft, problems) for where, raw in raw_questions)
@@ -77,17 +63,10 @@ def convert(
     ]
     extra = {
         "source": {"repo": "allenai/multimodalqa", "questions": question_file.name},
-        "limit": limit,
+        "limit": job.limit,
     }
     return finish(
-        draft,
-        questions,
-        out_dir,
-        dataset="mmqa",
-        split=split,
-        problems=problems,
-        images=images,
-        extra_stats=extra,
+        job, draft, questions, dataset="mmqa", problems=problems, images=images, extra_stats=extra
     )
 
 

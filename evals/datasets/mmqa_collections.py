@@ -8,7 +8,6 @@ url}]}]]}`. MMCoQA ships the same collections as plain JSONL, so both adapters u
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,9 +15,8 @@ from typing import Any
 
 from evals.datasets.bundle import CorpusDraft
 from evals.datasets.images import ImageCopier, find_image_file
+from evals.datasets.job import ConversionJob
 from evals.datasets.raw import ProblemLog, doc_id_from_url, find_raw_file, iter_jsonl
-
-logger = logging.getLogger(__name__)
 
 _PREFIX = "multimodalqa_final_dataset_pipeline_camera_ready_"
 IMAGE_SUBFOLDERS = ("", "final_dataset_images/")
@@ -87,6 +85,21 @@ def select_pages(collections: Collections, wanted_ids: set[str]) -> set[str]:
             fields = table_fields(record, "", quiet)
             pages.update(fields["links"] if fields else [])
     return pages
+
+
+def load_corpus(
+    job: ConversionJob, collections: Collections, wanted: set[str], problems: ProblemLog
+) -> tuple[CorpusDraft, ImageCopier]:
+    """Load a new draft: every page, or with a limit the pages `select_pages` picks for wanted.
+
+    Returns:
+        The draft and the image copier that copied its images (for `finish`).
+    """
+    pages = None if job.limit is None else select_pages(collections, wanted)
+    draft = CorpusDraft()
+    images = ImageCopier(job.out_dir, job.images_dir, problems)
+    load_pages(collections, draft, pages, images, problems)
+    return draft, images
 
 
 def load_pages(

@@ -20,11 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from evals.datasets.bundle import ConversionReport, CorpusDraft, finish, keyed_component_id
-from evals.datasets.images import ImageCopier
+from evals.datasets.job import ConversionJob
 from evals.datasets.progress import record_read
 from evals.datasets.raw import (
     ProblemLog,
-    check_split_and_limit,
     doc_id_from_url,
     find_raw_dir,
     find_raw_file,
@@ -68,53 +67,35 @@ class _Store:
         return self._cache[table_id]
 
 
-def convert(
-    raw_dir: Path,
-    out_dir: Path,
-    *,
-    split: str = "dev",
-    limit: int | None = None,
-    images_dir: Path | None = None,
-) -> ConversionReport:
-    """Convert one OTT-QA/HybridQA split with traced answer nodes into a bundle in out_dir.
+def convert(job: ConversionJob) -> ConversionReport:
+    """Convert one OTT-QA/HybridQA split with traced answer nodes into a bundle in job.out_dir.
 
     Args:
-        raw_dir: A checkout of the OTT-QA (or HybridQA) repository.
-        out_dir: Bundle folder to write.
-        split: Name of the `<split>.traced.json` file (dev or train).
-        limit: Keep only the first `limit` usable questions and the tables they use.
-        images_dir: Unused (these sets have no images); accepted for a uniform signature.
+        job: raw_dir is a checkout of the OTT-QA (or HybridQA) repository; split names the
+            `<split>.traced.json` file (dev or train); limit keeps the first usable questions
+            and the tables they use; images_dir is unused (these sets have no images).
 
     Raises:
         ConfigError: If limit < 1.
         DatasetFormatError: If a raw file or folder is missing, or no question converts.
     """
-    check_split_and_limit("OTT-QA", split, None, limit)
-    question_file, entries, tables, requests = _open_raw(raw_dir, split)
+    job.check("OTT-QA")
+    question_file, entries, tables, requests = _open_raw(job.raw_dir, job.split)
     problems = ProblemLog()
     rejected: Counter[str] = Counter()
-    accepted = _accept(entries, question_file, tables, requests, limit, problems, rejected)
+    accepted = _accept(entries, question_file, tables, requests, job.limit, problems, rejected)
     if rejected:
         logger.info("%s: questions left out by design: %s", question_file, dict(rejected))
     draft, table_cids = _corpus(accepted, tables, requests)
     questions = [_question(item, table_cids[item["table_id"]]) for item in accepted]
     extra = {
         "source": {"repo": "wenhuchen/OTT-QA", "questions": question_file.name},
-        "limit": limit,
+        "limit": job.limit,
         "questions_in_file": len(entries),
         "tables": len(table_cids),
         "rejected": dict(sorted(rejected.items())),
     }
-    return finish(
-        draft,
-        questions,
-        out_dir,
-        dataset="ottqa",
-        split=split,
-        problems=problems,
-        images=ImageCopier(out_dir, None, problems),
-        extra_stats=extra,
-    )
+    return finish(job, draft, questions, dataset="ottqa", problems=problems, extra_stats=extra)
 
 
 def _open_raw(raw_dir: Path, split: str) -> tuple[Path, list[Any], _Store, _Store]:

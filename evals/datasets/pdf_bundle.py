@@ -20,6 +20,30 @@ from evals.datasets.raw import ProblemLog
 from state.corpus import Document, IngestReport
 
 
+def pdf_corpus(
+    pdf_dir: Path,
+    out_dir: Path,
+    problems: ProblemLog,
+    *,
+    urls: Mapping[str, str] | None = None,
+    ocr: OcrOptions | None = None,
+) -> tuple[list[Document], dict[str, Any], CorpusDraft]:
+    """Read a folder of PDFs and draft their bundle, each document with a copy of its PDF.
+
+    Args:
+        pdf_dir: The benchmark's folder of PDFs.
+        out_dir: The bundle folder (the PDFs are copied to its `files/`).
+        problems: Receives the unreadable PDFs.
+        urls: Each document's upstream link, by doc id, where the benchmark gives one.
+        ocr: How to OCR pages without a text layer (None: the ingest default).
+
+    Returns:
+        The documents, the stats `read_pdf_folder` gives, and the draft.
+    """
+    documents, stats = read_pdf_folder(pdf_dir, problems, ocr)
+    return documents, stats, pdf_draft(documents, urls, copy_sources(documents, out_dir))
+
+
 def read_pdf_folder(
     pdf_dir: Path, problems: ProblemLog, ocr: OcrOptions | None = None
 ) -> tuple[list[Document], dict[str, Any]]:

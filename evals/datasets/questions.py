@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from tools.errors import DatasetFormatError
+from tools.not_blank import not_blank
 
 logger = logging.getLogger(__name__)
 
@@ -39,12 +40,7 @@ class QuestionRecord(BaseModel):
         default_factory=list, description="Documents the question is about (e.g. the filing)."
     )
 
-    @field_validator("qid", "question")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must not be blank")
-        return value.strip()
+    _not_blank = field_validator("qid", "question")(not_blank("must not be blank", strip=True))
 
     @field_validator("gold_components")
     @classmethod

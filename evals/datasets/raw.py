@@ -6,14 +6,14 @@ import gzip
 import json
 import logging
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from io import BufferedIOBase
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from evals.datasets.progress import record_read
-from tools.errors import ConfigError, DatasetFormatError
+from tools.errors import DatasetFormatError
 
 logger = logging.getLogger(__name__)
 
@@ -64,23 +64,6 @@ class ProblemLog:
             logger.warning("%s conversion finished with problems: %s", dataset, summary)
 
 
-def check_split_and_limit(
-    dataset: str, split: str, splits: Sequence[str] | None, limit: int | None, why: str = ""
-) -> None:
-    """Refuse a split the adapter cannot convert (saying why) and a limit below 1.
-
-    Raises:
-        ConfigError: If the split is not one of `splits` (None: any) or `limit` < 1.
-    """
-    if splits is not None and split not in splits:
-        raise ConfigError(
-            f"{dataset} split {split!r} is not supported; use one of {', '.join(splits)}"
-            + (f" ({why})" if why else "")
-        )
-    if limit is not None and limit < 1:
-        raise ConfigError(f"limit must be at least 1 or None, got {limit}")
-
-
 def find_raw_file(raw_dir: Path, candidates: Sequence[str], what: str) -> Path:
     """Return the first candidate path (relative to raw_dir) that is a file.
 
@@ -90,18 +73,34 @@ def find_raw_file(raw_dir: Path, candidates: Sequence[str], what: str) -> Path:
     Raises:
         DatasetFormatError: If none exists; the message lists the names looked for.
     """
-    for name in candidates:
-        path = raw_dir / name
-        if path.is_file():
-            return path
-    for name in candidates:
-        found = sorted(p for p in raw_dir.rglob(Path(name).name) if p.is_file())
-        if found:
-            return found[0]
-    raise DatasetFormatError(
-        f"{raw_dir}: no {what} found (looked for {', '.join(candidates)}); "
-        "download the benchmark's published files into that folder"
+    path = _at_place(raw_dir, candidates, Path.is_file) or next(
+        (p for name in candidates for p in sorted(raw_dir.rglob(Path(name).name)) if p.is_file()),
+        None,
     )
+    if path is None:
+        raise DatasetFormatError(
+            f"{raw_dir}: no {what} found (looked for {', '.join(candidates)}); "
+            "download the benchmark's published files into that folder"
+        )
+    return path
+
+
+def find_optional_file(
+    raw_dir: Path, candidates: Sequence[str], what: str, without: str
+) -> Path | None:
+    """Return the file `find_raw_file` finds, or None after a WARNING saying what goes without.
+
+    Args:
+        raw_dir: The benchmark's folder.
+        candidates: Paths relative to raw_dir, in order of preference.
+        what: The file, as the message names it.
+        without: What the bundle lacks when the file is missing, e.g. "questions get no regions".
+    """
+    try:
+        return find_raw_file(raw_dir, candidates, what)
+    except DatasetFormatError as err:  # the file only adds to the bundle: say so and go on
+        logger.warning("%s; %s", err, without)
+        return None
 
 
 def find_raw_dir(raw_dir: Path, candidates: Sequence[str], what: str) -> Path:
@@ -110,14 +109,20 @@ def find_raw_dir(raw_dir: Path, candidates: Sequence[str], what: str) -> Path:
     Raises:
         DatasetFormatError: If none exists; the message lists the names looked for.
     """
-    for name in candidates:
-        path = raw_dir / name
-        if path.is_dir():
-            return path
-    raise DatasetFormatError(
-        f"{raw_dir}: no {what} folder found (looked for "
-        f"{', '.join(candidates)}); unpack the benchmark's files there"
-    )
+    path = _at_place(raw_dir, candidates, Path.is_dir)
+    if path is None:
+        raise DatasetFormatError(
+            f"{raw_dir}: no {what} folder found (looked for "
+            f"{', '.join(candidates)}); unpack the benchmark's files there"
+        )
+    return path
+
+
+def _at_place(
+    raw_dir: Path, candidates: Sequence[str], is_kind: Callable[[Path], bool]
+) -> Path | None:
+    """Return the first candidate (relative to raw_dir) of the wanted kind, if any."""
+    return next((raw_dir / name for name in candidates if is_kind(raw_dir / name)), None)
 
 
 def _open(path: Path) -> BufferedIOBase:

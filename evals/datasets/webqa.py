@@ -13,16 +13,15 @@ from __future__ import annotations
 
 import base64
 import binascii
-import logging
 from pathlib import Path
 from typing import IO, Any
 
 from evals.datasets.bundle import ConversionReport, CorpusDraft, finish
 from evals.datasets.images import ImageCopier, find_image_file, image_suffix
+from evals.datasets.job import ConversionJob
 from evals.datasets.progress import record_read
 from evals.datasets.raw import (
     ProblemLog,
-    check_split_and_limit,
     doc_id_from_url,
     find_raw_file,
     list_field,
@@ -31,52 +30,36 @@ from evals.datasets.raw import (
 )
 from tools.errors import DatasetFormatError
 
-logger = logging.getLogger(__name__)
-
 SPLITS = {"dev": "val", "val": "val", "train": "train"}
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".gif", ".webp")
 LINEIDX_MODULUS = 10_000_000
 """WebQA's demo seeks `imgs.lineidx[int(image_id) % 10_000_000]` into imgs.tsv."""
 
 
-def convert(
-    raw_dir: Path,
-    out_dir: Path,
-    *,
-    split: str = "dev",
-    limit: int | None = None,
-    images_dir: Path | None = None,
-) -> ConversionReport:
-    """Convert one WebQA split (dev = val, or train) into a bundle in out_dir.
+def convert(job: ConversionJob) -> ConversionReport:
+    """Convert one WebQA split (dev = val, or train) into a bundle in job.out_dir.
 
     Args:
-        raw_dir: Folder with WebQA_train_val.json.
-        out_dir: Bundle folder to write.
-        split: dev (WebQA's val), val or train; the test file has no gold sources.
-        limit: Convert only the first `limit` usable questions of the split, in file order.
-        images_dir: Folder with imgs.tsv + imgs.lineidx, or with `<image_id>.<ext>` files.
+        job: raw_dir holds WebQA_train_val.json; split is dev (WebQA's val), val or train
+            (the test file has no gold sources); images_dir holds imgs.tsv + imgs.lineidx,
+            or `<image_id>.<ext>` files.
 
     Raises:
         ConfigError: If the split is unknown or limit < 1.
         DatasetFormatError: If the file is missing, not a JSON object, or no question converts.
     """
-    check_split_and_limit("WebQA", split, list(SPLITS), limit, "the test file has no gold sources")
-    path, data = _load_split_file(raw_dir)
+    job.check("WebQA", list(SPLITS), "the test file has no gold sources")
+    path, data = _load_split_file(job.raw_dir)
     problems = ProblemLog()
     draft = CorpusDraft()
-    images = ImageCopier(out_dir, images_dir, problems)
-    with _ImageSource(images_dir, problems) as source:
-        questions = _questions(path, data, SPLITS[split], limit, draft, images, source, problems)
-    extra = {"source": {"repo": "WebQnA/WebQA", "questions": path.name}, "limit": limit}
+    images = ImageCopier(job.out_dir, job.images_dir, problems)
+    with _ImageSource(job.images_dir, problems) as source:
+        questions = _questions(
+            path, data, SPLITS[job.split], job.limit, draft, images, source, problems
+        )
+    extra = {"source": {"repo": "WebQnA/WebQA", "questions": path.name}, "limit": job.limit}
     return finish(
-        draft,
-        questions,
-        out_dir,
-        dataset="webqa",
-        split=split,
-        problems=problems,
-        images=images,
-        extra_stats=extra,
+        job, draft, questions, dataset="webqa", problems=problems, images=images, extra_stats=extra
     )
 
 

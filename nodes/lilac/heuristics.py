@@ -13,6 +13,7 @@ import re
 from itertools import pairwise
 
 from state.lilac_state import LilacSubquery, Modality
+from tools.fragments import merge_fragments
 
 MIN_CONTENT_WORDS = 2
 """A clause with fewer content words is merged into its neighbour: it cannot target a component."""
@@ -64,21 +65,13 @@ def split_clauses(question: str) -> list[str]:
     """Cut a question into clauses, merging fragments too small to target a component."""
     text = " ".join(question.split()).rstrip(" ?.!")
     pieces = [p.strip(" ,;:") for p in _CLAUSE_BREAK.split(text)]
-    clauses: list[str] = []
-    pending = ""  # a lead-in too small to stand alone ("when was") joins the next piece
-    for piece in filter(None, pieces):
-        piece = f"{pending} {piece}".strip()
-        pending = ""
-        if content_word_count(piece) < MIN_CONTENT_WORDS:
-            pending = piece
-        else:
-            clauses.append(piece)
-    if pending:
-        if clauses:
-            clauses[-1] = f"{clauses[-1]} {pending}"
-        else:
-            clauses.append(pending)
+    # a lead-in too small to stand alone ("when was") joins the next piece
+    clauses = merge_fragments(filter(None, pieces), _too_small)
     return clauses or [text or question]
+
+
+def _too_small(clause: str) -> bool:
+    return content_word_count(clause) < MIN_CONTENT_WORDS
 
 
 def merge_to_limit(clauses: list[str], limit: int) -> list[str]:

@@ -122,3 +122,21 @@ def test_same_doc_id_from_two_extensions_keeps_the_first(tmp_path: Path) -> None
 def test_missing_folder_is_a_format_error(tmp_path: Path) -> None:
     with pytest.raises(CorpusFormatError, match="not a folder"):
         read_image_folder(tmp_path / "nope", IngestReport(), ImageGuard(tmp_path))
+
+
+def test_captions_jsonl_without_image_or_given_twice_is_reported(tmp_path: Path) -> None:
+    write_image(tmp_path / "a.png")
+    lines = [
+        json.dumps({"image": "a.png", "caption": "First"}),
+        "",
+        json.dumps({"image": "  ", "caption": "no path"}),
+        json.dumps({"image": "./a.png", "caption": "Second"}),
+    ]
+    (tmp_path / "captions.jsonl").write_text("\n".join(lines) + "\n")
+    docs, report = read(tmp_path)
+    assert docs["a"].components[0].text == "First"
+    captions = tmp_path / "captions.jsonl"
+    assert problems(report.skipped).splitlines() == [
+        f"{captions}:3: empty image path",
+        f"{captions}:4: second caption for 'a.png' (first at {captions}:1); ignored",
+    ]

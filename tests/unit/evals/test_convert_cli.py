@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from evals.convert_cli import print_summary
-from evals.datasets import ADAPTERS
+from evals.datasets import ADAPTERS, ConversionJob
 from evals.datasets import raw as raw_files
 from evals.datasets.bundle import ConversionReport
 from evals.datasets.mmqa import convert as convert_mmqa
@@ -101,7 +101,7 @@ def test_bad_dataset_or_raw_files_end_in_one_line_with_exit_code_2(
 
 def test_the_progress_bar_counts_raw_records(mmqa_raw: Path, tmp_path: Path) -> None:
     with conversion_progress("convert mmqa") as bar:
-        convert_mmqa(mmqa_raw, tmp_path / "out")
+        convert_mmqa(ConversionJob(mmqa_raw, tmp_path / "out"))
     raw_lines = [line for path in RAW_MMQA.glob("*.jsonl") for line in path.open() if line.strip()]
     assert bar.n == len(raw_lines) == 16  # questions, texts, tables and images, each read once
 

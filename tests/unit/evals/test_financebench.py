@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from corpus_builder.ingest import read_corpus
-from evals.datasets import get_adapter, load_questions
+from evals.datasets import ConversionJob, get_adapter, load_questions
 from state.corpus import IngestReport
 from tools.errors import DatasetFormatError
 
@@ -44,7 +44,7 @@ def test_convert_writes_pages_and_derived_gold_components(
         question("fb_1", "ACME_2023_10K", 2, "We recognise revenue when an anvil ships"),
         question("fb_2", "OTHER_2023_10K", 0, "absent"),
     ])  # fmt: skip
-    report = get_adapter("financebench")(raw, out, split="dev")
+    report = get_adapter("financebench")(ConversionJob(raw, out, split="dev"))
     assert (report.documents, report.questions) == (1, 1)
     assert report.problems_by_kind == {"pdf_missing": 1}
     [doc] = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
@@ -72,7 +72,7 @@ def test_bundle_and_direct_build_hold_the_same_documents(
 ) -> None:
     raw, out = tmp_path / "raw", tmp_path / "out"
     write_raw(raw, filing_writer, [question("fb_1", "ACME_2023_10K", 0, "ACME")])
-    get_adapter("financebench")(raw, out)
+    get_adapter("financebench")(ConversionJob(raw, out))
     _, from_bundle = read_corpus(out, IngestReport())
     _, direct = read_corpus(raw / "pdfs", IngestReport())
     assert [d.components for d in from_bundle] == [d.components for d in direct]
@@ -85,7 +85,7 @@ def test_the_bundle_carries_each_pdf_so_an_index_shows_its_pages(
 
     raw, out = tmp_path / "raw", tmp_path / "out"
     write_raw(raw, filing_writer, [question("fb_1", "ACME_2023_10K", 0, "ACME")])
-    get_adapter("financebench")(raw, out)
+    get_adapter("financebench")(ConversionJob(raw, out))
     [doc] = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
     assert doc["source_file"] == "files/ACME_2023_10K.pdf"
     copied = out / doc["source_file"]
@@ -120,4 +120,4 @@ def test_no_usable_question_is_an_error(tmp_path: Path, filing_writer: Callable[
     raw = tmp_path / "raw"
     write_raw(raw, filing_writer, [question("fb_9", "MISSING_10K", 0, "x")])
     with pytest.raises(DatasetFormatError, match="no usable question"):
-        get_adapter("financebench")(raw, tmp_path / "out")
+        get_adapter("financebench")(ConversionJob(raw, tmp_path / "out"))

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from evals.datasets import ConversionJob
 from evals.datasets.mmcoqa import convert
 from evals.datasets.questions import load_questions
 
@@ -15,7 +16,7 @@ ReadBundle = Callable[[Path], Any]
 def test_conversations_fill_history(
     mmcoqa_raw: Path, tmp_path: Path, read_bundle: ReadBundle
 ) -> None:
-    report = convert(mmcoqa_raw, tmp_path / "out")
+    report = convert(ConversionJob(mmcoqa_raw, tmp_path / "out"))
     bundle = read_bundle(tmp_path / "out")
     assert [q["qid"] for q in bundle.questions] == ["C_7_0", "C_7_1", "C_7_2", "C_9_0"]
     first, second, third, other = bundle.questions
@@ -50,7 +51,7 @@ def test_conversations_fill_history(
 def test_limit_keeps_gold_pages_and_their_links(
     mmcoqa_raw: Path, tmp_path: Path, read_bundle: ReadBundle
 ) -> None:
-    convert(mmcoqa_raw, tmp_path / "out", limit=1)
+    convert(ConversionJob(mmcoqa_raw, tmp_path / "out", limit=1))
     bundle = read_bundle(tmp_path / "out")
     assert [q["qid"] for q in bundle.questions] == ["C_7_0"]
     assert set(bundle.docs) == {"Dutch_Ruppersberger", "Baltimore_County_Executive"}

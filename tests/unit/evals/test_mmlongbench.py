@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from corpus_builder import pdf_ocr
-from evals.datasets import get_adapter, load_questions
+from evals.datasets import ConversionJob, get_adapter, load_questions
 from evals.datasets.mmlongbench import question_id, source_label
 from tools.errors import DatasetFormatError
 
@@ -62,7 +62,7 @@ def test_convert_writes_pages_regions_sources_and_skips_missing_pdfs(
     raw: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "out"
-    report = get_adapter("mmlongbench")(raw, out)
+    report = get_adapter("mmlongbench")(ConversionJob(raw, out))
     assert (report.documents, report.questions) == (1, 2)
     assert report.problems_by_kind == {"pdf_missing": 1}
     [doc] = [json.loads(line) for line in (out / "corpus.jsonl").read_text().splitlines()]
@@ -90,11 +90,11 @@ def test_convert_writes_pages_regions_sources_and_skips_missing_pdfs(
 
 
 def test_limit_and_a_missing_samples_file(raw: Path, tmp_path: Path) -> None:
-    report = get_adapter("mmlongbench")(raw, tmp_path / "one", limit=1)
+    report = get_adapter("mmlongbench")(ConversionJob(raw, tmp_path / "one", limit=1))
     assert report.questions == 1
     (raw / "samples.json").unlink()
     with pytest.raises(DatasetFormatError, match="samples.json"):
-        get_adapter("mmlongbench")(raw, tmp_path / "none")
+        get_adapter("mmlongbench")(ConversionJob(raw, tmp_path / "none"))
 
 
 @pytest.mark.parametrize(
@@ -119,5 +119,5 @@ def test_questions_on_an_unreadable_pdf_are_told_apart_from_missing_ones(
     samples = json.loads((raw / "samples.json").read_text())
     samples.append(sample("broken.pdf", "What is broken?", "[1]"))
     (raw / "samples.json").write_text(json.dumps(samples), "utf-8")
-    report = get_adapter("mmlongbench")(raw, tmp_path / "out")
+    report = get_adapter("mmlongbench")(ConversionJob(raw, tmp_path / "out"))
     assert report.problems_by_kind == {"pdf_missing": 1, "pdf_skipped": 1, "pdf_unreadable": 1}

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from evals.datasets import get_adapter
+from evals.datasets import ConversionJob, get_adapter
 from evals.datasets.mmqa import convert
 from evals.datasets.questions import load_questions
 from tools.errors import ConfigError, DatasetFormatError
@@ -17,7 +17,7 @@ ReadBundle = Callable[[Path], Any]
 
 
 def test_full_conversion(mmqa_raw: Path, tmp_path: Path, read_bundle: ReadBundle) -> None:
-    report = convert(mmqa_raw, tmp_path / "out")
+    report = convert(ConversionJob(mmqa_raw, tmp_path / "out"))
     bundle = read_bundle(tmp_path / "out")
     # one document per page; texts, tables and images of a page grouped in that order
     assert set(bundle.docs) == {
@@ -73,7 +73,7 @@ def test_full_conversion(mmqa_raw: Path, tmp_path: Path, read_bundle: ReadBundle
 def test_limit_keeps_the_context_pages_and_linked_pages(
     mmqa_raw: Path, tmp_path: Path, read_bundle: ReadBundle
 ) -> None:
-    convert(mmqa_raw, tmp_path / "out", limit=1)
+    convert(ConversionJob(mmqa_raw, tmp_path / "out", limit=1))
     bundle = read_bundle(tmp_path / "out")
     assert [q["qid"] for q in bundle.questions] == ["q_compose"]
     # gold + distractor context pages, and the pages the table links to; not Far_Page or Taipei
@@ -92,7 +92,7 @@ def test_images_are_copied_from_the_images_folder(
     images = tmp_path / "images_zip" / "final_dataset_images"
     images.mkdir(parents=True)
     (images / "Taipei.jpg").write_bytes(b"\xff\xd8\xff fake jpeg")
-    report = convert(mmqa_raw, tmp_path / "out", images_dir=tmp_path / "images_zip")
+    report = convert(ConversionJob(mmqa_raw, tmp_path / "out", images_dir=tmp_path / "images_zip"))
     assert (tmp_path / "out" / "images" / "Taipei.jpg").read_bytes() == b"\xff\xd8\xff fake jpeg"
     assert report.stats["images_copied"] == 1 and report.stats["images_missing"] == 1
     assert report.problems_by_kind["image_missing"] == 1
@@ -100,7 +100,7 @@ def test_images_are_copied_from_the_images_folder(
 
 
 def test_output_loads_as_questions(mmqa_raw: Path, tmp_path: Path, read_bundle: ReadBundle) -> None:
-    convert(mmqa_raw, tmp_path / "out")
+    convert(ConversionJob(mmqa_raw, tmp_path / "out"))
     bundle = read_bundle(tmp_path / "out")
     loaded = load_questions(tmp_path / "out" / "questions.jsonl", bundle.component_ids, strict=True)
     assert {e.qid for e in loaded.examples} == {"q_compose", "q_image", "q_far"}
@@ -113,15 +113,15 @@ def test_registry_and_errors(mmqa_raw: Path, tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=known):
         get_adapter("nope")
     with pytest.raises(ConfigError, match="no gold labels"):
-        convert(mmqa_raw, tmp_path / "out", split="test")
+        convert(ConversionJob(mmqa_raw, tmp_path / "out", split="test"))
     with pytest.raises(DatasetFormatError, match="MMQA train questions"):
-        convert(mmqa_raw, tmp_path / "out", split="train")
+        convert(ConversionJob(mmqa_raw, tmp_path / "out", split="train"))
     with pytest.raises(ConfigError, match="limit"):
-        convert(mmqa_raw, tmp_path / "out", limit=0)
+        convert(ConversionJob(mmqa_raw, tmp_path / "out", limit=0))
 
 
 def test_truncated_gzip_is_a_dataset_error(mmqa_raw: Path, tmp_path: Path) -> None:
     path = mmqa_raw / "MMQA_texts.jsonl.gz"
     path.write_bytes(path.read_bytes()[:40])
     with pytest.raises(DatasetFormatError, match="MMQA_texts.jsonl.gz: unreadable"):
-        convert(mmqa_raw, tmp_path / "out")
+        convert(ConversionJob(mmqa_raw, tmp_path / "out"))

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from evals.datasets import ADAPTERS
+from evals.datasets import ADAPTERS, ConversionJob
 from evals.datasets.ottqa import convert
 from tools.errors import DatasetFormatError
 
@@ -18,7 +18,7 @@ ReadBundle = Callable[[Path], Any]
 def test_conversion_follows_the_shared_bundle_conventions(
     ottqa_raw: Path, tmp_path: Path, read_bundle: ReadBundle
 ) -> None:
-    report = convert(ottqa_raw, tmp_path / "out")
+    report = convert(ConversionJob(ottqa_raw, tmp_path / "out"))
     bundle = read_bundle(tmp_path / "out")
     # one document per table page (intro + both tables), one per linked passage
     assert set(bundle.docs) == {"Some_Page", "Alice_Smith", "Carol_White"}
@@ -88,7 +88,7 @@ def test_conversion_follows_the_shared_bundle_conventions(
 def test_limit_keeps_only_the_tables_used(
     ottqa_raw: Path, tmp_path: Path, read_bundle: ReadBundle
 ) -> None:
-    convert(ottqa_raw, tmp_path / "out", limit=2)
+    convert(ConversionJob(ottqa_raw, tmp_path / "out", limit=2))
     bundle = read_bundle(tmp_path / "out")
     assert [q["qid"] for q in bundle.questions] == ["q_passage", "q_table"]
     assert set(bundle.docs) == {"Some_Page", "Alice_Smith"}
@@ -98,6 +98,6 @@ def test_limit_keeps_only_the_tables_used(
 def test_hybridqa_is_the_same_adapter(ottqa_raw: Path, tmp_path: Path) -> None:
     assert ADAPTERS["hybridqa"] is convert
     with pytest.raises(DatasetFormatError, match="no tables folder found"):
-        convert(ottqa_raw / "released_data", tmp_path / "out")
+        convert(ConversionJob(ottqa_raw / "released_data", tmp_path / "out"))
     with pytest.raises(DatasetFormatError, match="test questions with traced answer nodes"):
-        convert(ottqa_raw, tmp_path / "out", split="test")
+        convert(ConversionJob(ottqa_raw, tmp_path / "out", split="test"))

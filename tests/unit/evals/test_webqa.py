@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from evals.datasets import ConversionJob
 from evals.datasets.webqa import convert
 from tools.errors import ConfigError
 
@@ -22,7 +23,7 @@ ReadBundle = Callable[[Path], Any]
 def test_val_split_grouped_by_page(
     webqa_raw: Path, tmp_path: Path, read_bundle: ReadBundle
 ) -> None:
-    report = convert(webqa_raw, tmp_path / "out", split="dev")
+    report = convert(ConversionJob(webqa_raw, tmp_path / "out", split="dev"))
     bundle = read_bundle(tmp_path / "out")
     assert set(bundle.docs) == {
         "Belgrade_Nikola_Tesla_Airport",
@@ -63,9 +64,9 @@ def test_val_split_grouped_by_page(
 
 
 def test_train_split_and_limit(webqa_raw: Path, tmp_path: Path, read_bundle: ReadBundle) -> None:
-    convert(webqa_raw, tmp_path / "train", split="train")
+    convert(ConversionJob(webqa_raw, tmp_path / "train", split="train"))
     assert [q["qid"] for q in read_bundle(tmp_path / "train").questions] == ["g_train"]
-    convert(webqa_raw, tmp_path / "one", limit=1)
+    convert(ConversionJob(webqa_raw, tmp_path / "one", limit=1))
     bundle = read_bundle(tmp_path / "one")
     assert [q["qid"] for q in bundle.questions] == ["g_text"]
     assert "File:Castro_Theatre_marquee.jpg" not in bundle.docs
@@ -79,7 +80,7 @@ def test_images_from_tsv_and_loose_files(webqa_raw: Path, tmp_path: Path) -> Non
     (images / "imgs.tsv").write_bytes(line)
     (images / "imgs.lineidx").write_text("0\n", encoding="utf-8")
     (images / "30000001.jpg").write_bytes(JPEG)
-    report = convert(webqa_raw, tmp_path / "out", images_dir=images)
+    report = convert(ConversionJob(webqa_raw, tmp_path / "out", images_dir=images))
     assert (tmp_path / "out" / "images" / "30000000.png").read_bytes() == PNG
     assert (tmp_path / "out" / "images" / "30000001.jpg").read_bytes() == JPEG
     assert report.stats["images_copied"] == 2 and report.stats["images_missing"] == 0
@@ -87,4 +88,4 @@ def test_images_from_tsv_and_loose_files(webqa_raw: Path, tmp_path: Path) -> Non
 
 def test_unknown_split(webqa_raw: Path, tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="the test file has no gold sources"):
-        convert(webqa_raw, tmp_path / "out", split="test")
+        convert(ConversionJob(webqa_raw, tmp_path / "out", split="test"))
