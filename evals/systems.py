@@ -17,7 +17,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from evals.datasets.questions import EvalExample
-from nodes.core.answering import answer_from_components
+from nodes.core.answering import answer_text, decide_answer
 from state.settings import Backend, RunSettings
 from tools.cost import CostMeter
 from tools.errors import ConfigError
@@ -29,6 +29,7 @@ logger = logging.getLogger(__name__)
 
 COST_KEYS: tuple[str, ...] = tuple(CostMeter().as_dict())
 """The cost fields every result line carries (llm_calls, tokens, usd, *_ms, fallbacks)."""
+
 
 @dataclass(frozen=True)
 class RunConfig:
@@ -138,7 +139,7 @@ class DenseSystem:
         ranking = [node.node_id for node in found]
         answer = None
         if want_answer:
-            answer = answer_from_components(index, question, ranking, self.context, meter)
+            answer = answer_text(decide_answer(index, question, ranking, self.context, meter))
         latency = (time.perf_counter() - started) * 1000.0
         return SystemOutput(ranking, answer, full_cost(meter.as_dict()), latency)
 

@@ -52,7 +52,7 @@ def ask_dense(question: str, context: RunSettings, thread_id: str | None = None)
 
     One search keeps no thread state, so there is nothing to continue or refuse.
     """
-    from nodes.core.answering import answer_from_components
+    from nodes.core.answering import answer_text, decide_answer
     from tools.corpus_index import open_index
     from tools.search import dense_search
 
@@ -65,7 +65,7 @@ def ask_dense(question: str, context: RunSettings, thread_id: str | None = None)
     answer = None
     if context.answer:
         ids = [n.node_id for n in found]
-        answer = answer_from_components(index, question, ids, context, meter)
+        answer = answer_text(decide_answer(index, question, ids, context, meter))
     return RunResult(
         ranking=ranking,
         answer=answer,

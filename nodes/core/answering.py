@@ -28,20 +28,6 @@ from tools.search import best_per_parent
 OFFLINE_ANSWER_CHARS = 200
 
 
-def answer_from_components(
-    index: CorpusIndex,
-    question: str,
-    component_ids: Sequence[str],
-    context: RunSettings,
-    meter: CostMeter,
-    state: Mapping[str, Any] | None = None,
-) -> str | None:
-    """Answer from components with the context's chat model, or extract the best evidence."""
-    if not component_ids:
-        return None
-    return answer_text(decide_answer(index, question, component_ids, context, meter, state))
-
-
 def answer_text(decided: Decided) -> str | None:
     """Return a decided answer as stripped text, None when empty."""
     return str(decided.value or "").strip() or None

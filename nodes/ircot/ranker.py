@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from langgraph.runtime import Runtime
 
-from nodes.core.answering import answer_from_components
+from nodes.core.answering import answer_text, decide_answer
 from nodes.core.decision import CostUpdate
 from nodes.ircot.rules import retrievals, stop_reason
 from state.core import Ranked, ranked_entry
@@ -66,6 +66,7 @@ def ranker(state: IrcotState, runtime: Runtime[IrcotContext]) -> RankerUpdate:
     if context.answer and not state.get("answer"):
         index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
         ids = [entry["component_id"] for entry in ranking]
-        update["answer"] = answer_from_components(index, state["question"], ids, context, meter)
+        decided = decide_answer(index, state["question"], ids, context, meter)
+        update["answer"] = answer_text(decided)
     update["cost"] = meter.as_dict()
     return update

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from langgraph.runtime import Runtime
 
-from nodes.core.answering import answer_from_components
+from nodes.core.answering import answer_text, decide_answer
 from nodes.core.decision import CostUpdate, decision_record
 from nodes.reagent.knowledge import union
 from state.core import Ranked, ranked_entry
@@ -60,7 +60,7 @@ def assembler(state: ReAgentState, runtime: Runtime[ReAgentContext]) -> Assemble
     if context.answer and consistent:
         index = open_index(context.index_dir, context.chroma_url, context.doc_scope)
         ids = [r["component_id"] for r in ranking[:ANSWER_COMPONENTS]]
-        answer = answer_from_components(index, state["question"], ids, context, meter)
+        answer = answer_text(decide_answer(index, state["question"], ids, context, meter))
     elif context.answer:
         answer = NO_ANSWER
     reason = (

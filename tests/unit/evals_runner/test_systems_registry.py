@@ -19,6 +19,7 @@ from evals.systems import (
 )
 from graph_agent.registry import FIF_ABLATIONS
 from graph_agent.results import RunResult
+from nodes.core.decision import Decided
 from state.ircot_state import IrcotContext
 from state.lilac_state import LilacContext
 from tools.errors import ConfigError
@@ -50,12 +51,12 @@ def test_dense_ranks_components_with_a_full_cost(corpus: Corpus) -> None:
 def test_dense_asks_the_answerer_with_its_ranking(corpus: Corpus, monkeypatch) -> None:
     seen = {}
 
-    def answer_from_components(index, question, component_ids, context, meter):
+    def decide_answer(index, question, component_ids, context, meter):
         seen.update(question=question, ids=list(component_ids), answer_flag=context.answer)
         meter.add_llm_usage("gpt-5-mini", 1000, 250)
-        return "the Louvre"
+        return Decided("the Louvre", "llm")
 
-    monkeypatch.setattr(evals.systems, "answer_from_components", answer_from_components)
+    monkeypatch.setattr(evals.systems, "decide_answer", decide_answer)
     system = make_system("dense", RunConfig(str(corpus.index)))
     output = system.retrieve(TURN, want_answer=True)
     assert output.answer == "the Louvre"

@@ -64,7 +64,7 @@ def test_reader_tuning_from_the_environment_or_a_dict(monkeypatch: pytest.Monkey
 
 
 def test_the_answer_reads_the_context_reader_tuning(mini_index) -> None:  # type: ignore[no-untyped-def]
-    from nodes.core.answering import answer_from_components
+    from nodes.core.answering import answer_text, decide_answer
     from tools.corpus_index import open_index
     from tools.cost import CostMeter
 
@@ -74,7 +74,7 @@ def test_the_answer_reads_the_context_reader_tuning(mini_index) -> None:  # type
 
     def answer(reader: ReaderTuning) -> str | None:
         context = RunSettings(index_dir=str(mini_index), reader=reader)
-        return answer_from_components(index, question, ids, context, CostMeter())
+        return answer_text(decide_answer(index, question, ids, context, CostMeter()))
 
     assert answer(ReaderTuning()) == "Marie Salomea Skłodowska-Curie"
     assert answer(ReaderTuning(read_components=1)) == "New Town"  # Warsaw's page only
