@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from corpus_builder.pdf_images import image_problem, image_report
 from corpus_builder.pdf_pages import (
     CAPTION_LINE,
     MIB,
@@ -158,7 +159,7 @@ def _graphics(page: pdfium.PdfPage, index: int) -> tuple[list[GraphicObject], li
         pdfium_c.FPDF_PAGEOBJ_FORM: "form",
     }
     found: list[GraphicObject] = []
-    bad = 0
+    bad, images = 0, []
     for count, obj in enumerate(page.get_objects(max_depth=2)):
         if count >= MAX_OBJECTS:
             return found, [f"page {index}: over {MAX_OBJECTS} objects; the rest not searched"]
@@ -174,9 +175,13 @@ def _graphics(page: pdfium.PdfPage, index: int) -> tuple[list[GraphicObject], li
         except pdfium.PdfiumError:
             bad += 1
             continue
-        found.append(GraphicObject(kind, left, bottom, right, top, raster=kind == "image"))  # type: ignore[arg-type]
+        problem = image_problem(obj) if kind == "image" else None
+        if problem is not None:
+            images.append(problem)  # its region stays, drawn like a figure: OCR skips it
+        raster = kind == "image" and problem is None
+        found.append(GraphicObject(kind, left, bottom, right, top, raster=raster))  # type: ignore[arg-type]
     problems = [f"page {index}: {bad} object(s) without readable bounds; ignored"] if bad else []
-    return found, problems
+    return found, problems + image_report(index, images)
 
 
 def _lines(textpage: pdfium.PdfTextPage, index: int) -> list[PdfLine]:
