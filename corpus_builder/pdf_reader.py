@@ -26,6 +26,7 @@ from corpus_builder.pdf_pages import (
     PdfLink,
     PdfPage,
     PdfReadError,
+    lines_on_page,
     same_printed_line,
 )
 from corpus_builder.pdf_regions import GraphicObject, find_regions
@@ -137,7 +138,7 @@ def _read_page(document: pdfium.PdfDocument, index: int) -> PdfPage:
         result = PdfPage(index, height, width=width)
         textpage = page.get_textpage()
         try:
-            result.lines = _lines(textpage, index)
+            result.lines, hidden = lines_on_page(_lines(textpage, index), width, height)
         finally:
             textpage.close()
         result.links = _links(document, page, index)
@@ -146,6 +147,8 @@ def _read_page(document: pdfium.PdfDocument, index: int) -> PdfPage:
         graphics, problems = _graphics(page, index)
         result.regions, off_page = find_regions(index, width, height, graphics)
         result.problems = problems + off_page
+        if hidden:
+            result.problems.append(f"page {index}: {hidden} text line(s) outside the page; ignored")
         return result
     finally:
         page.close()
@@ -263,6 +266,8 @@ def _images(page: pdfium.PdfPage) -> list[tuple[float, float]]:
     boxes = []
     for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2):
         left, bottom, right, top = obj.get_bounds()
+        if right <= 0 or left >= width or top <= 0 or bottom >= height:
+            continue  # off the page: never printed (find_regions reports it)
         if (right - left) * (top - bottom) >= MIN_IMAGE_SHARE * width * height:
             boxes.append((top, bottom))
     return boxes

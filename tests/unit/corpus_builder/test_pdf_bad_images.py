@@ -1,4 +1,6 @@
-"""PDFs whose embedded image is corrupt or huge: the region stays, OCR skips it, the build names it.
+"""PDFs whose embedded image is corrupt, huge or off the page: each is named, the rest is read.
+
+A corrupt or huge image keeps its region (box, caption) but is not sent to OCR.
 
 The PDFs are written byte by byte (fpdf2 refuses broken images): one letter page with a
 line of text, a picture drawn at PICTURE_BOX and its caption. pdfium reads an image's
@@ -15,7 +17,7 @@ import pytest
 from corpus_builder.pdf_ingest import read_pdfs
 from corpus_builder.pdf_ocr_pages import ocr_jobs
 from corpus_builder.pdf_reader import read_pdf
-from state.corpus import IngestReport
+from state.corpus import Box, IngestReport
 
 PICTURE_BOX = (120.0, 300.0, 420.0, 480.0)
 """Where the picture is drawn (points, top-left origin on a 612 × 792 page)."""
@@ -30,9 +32,9 @@ HUGE = (
 )
 
 
-def write_pdf(path: Path, image: tuple[str, bytes]) -> Path:
-    """Write a one-page PDF drawing `image` (its dictionary entries, its stream)."""
-    x1, y1, x2, y2 = PICTURE_BOX
+def write_pdf(path: Path, image: tuple[str, bytes], box: Box = PICTURE_BOX) -> Path:
+    """Write a one-page PDF drawing `image` (its dictionary entries, its stream) at `box`."""
+    x1, y1, x2, y2 = box
     content = (
         "BT /F1 11 Tf 72 720 Td (The plant report. See Figure 1.) Tj ET\n"
         f"q {x2 - x1} 0 0 {y2 - y1} {x1} {792 - y2} cm /Im1 Do Q\n"
@@ -92,12 +94,27 @@ def test_a_good_image_is_a_raster_region_that_ocr_reads(tmp_path: Path) -> None:
 def test_each_bad_image_is_named_in_the_report_and_every_file_is_read(tmp_path: Path) -> None:
     for name, image in (("corrupt", CORRUPT), ("huge", HUGE), ("good", GOOD)):
         write_pdf(tmp_path / f"{name}.pdf", image)
+    write_pdf(tmp_path / "off_page.pdf", GOOD, (700.0, 300.0, 1000.0, 480.0))  # right of it
     report = IngestReport()  # what the build writes as the manifest's `repaired`
     documents = read_pdfs(sorted(tmp_path.glob("*.pdf")), report, ocr=None)
-    named = {Path(r.where).stem: r.problem for r in report.repaired if "embedded" in r.problem}
-    assert set(named) == {"corrupt", "huge"}
+    named = {Path(r.where).stem: r.problem for r in report.repaired if "image" in r.problem}
+    assert set(named) == {"corrupt", "huge", "off_page"}
     assert "cannot decode" in named["corrupt"] and "60000 × 60000" in named["huge"]
-    assert sorted(d.doc_id for d in documents) == ["corrupt", "good", "huge"]
+    assert named["off_page"] == "page 0: an image lies outside the page; ignored"
+    hidden = [r.problem for r in report.repaired if "text line" in r.problem]
+    assert hidden == ["page 0: 1 text line(s) outside the page; ignored"]  # its caption
+    assert sorted(d.doc_id for d in documents) == ["corrupt", "good", "huge", "off_page"]
     for document in documents:  # each keeps its picture as an image component with its box
-        [picture] = [c for c in document.components if c.kind == "image"]
-        assert picture.box == PICTURE_BOX and picture.text.startswith("Figure 1: The plant")
+        pictures = [c.box for c in document.components if c.kind == "image"]
+        assert pictures == ([] if document.doc_id == "off_page" else [PICTURE_BOX])
+        assert "See Figure 1" in " ".join(c.text for c in document.components)
+
+
+def test_a_picture_cut_by_the_page_edge_keeps_boxes_inside_the_page(tmp_path: Path) -> None:
+    pdf = write_pdf(tmp_path / "edge.pdf", GOOD, (540.0, 300.0, 840.0, 480.0))
+    report = IngestReport()
+    [document] = read_pdfs([pdf], report, ocr=None)
+    boxes = {c.kind: c.box for c in document.components}
+    assert boxes["image"] == (540.0, 300.0, 612.0, 480.0)  # the part on the page
+    assert boxes["paragraph"] is not None and boxes["paragraph"][2] == 612.0  # its caption runs off
+    assert report.repaired == []
