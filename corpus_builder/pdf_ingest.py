@@ -180,14 +180,15 @@ def _components(doc_id: str, blocks: list[Block], pdf: PdfFile) -> tuple[Compone
 
 
 def _box(block: Block, pdf: PdfFile) -> Box | None:
-    """Return the box of a block's lines on its first page (top-left origin)."""
-    page = block.lines[0].page
-    boxes = [line_box(line, pdf.pages[page].height) for line in block.lines if line.page == page]
+    """Return the box of a block's lines on its first page (top-left origin), inside the page."""
+    sheet = pdf.pages[block.lines[0].page]
+    boxes = [line_box(line, sheet.height) for line in block.lines if line.page == sheet.index]
     if not boxes:
         return None
+    right, bottom = sheet.width or float("inf"), sheet.height
     return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
+        max(0.0, min(b[0] for b in boxes)),
+        max(0.0, min(b[1] for b in boxes)),
+        min(right, max(b[2] for b in boxes)),
+        min(bottom, max(b[3] for b in boxes)),
     )

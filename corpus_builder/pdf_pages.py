@@ -63,6 +63,21 @@ class PdfLine:
     """Right edge of the line's last character (0 when unknown)."""
 
 
+def lines_on_page(lines: list[PdfLine], width: float, height: float) -> tuple[list[PdfLine], int]:
+    """Return the lines that show on a page of this size, and how many lie wholly outside it.
+
+    Text placed off the page is in the file but never printed (a leftover, or hidden text
+    planted for a reader); a line cut by the page's edge shows, so it stays.
+    """
+    shown = [
+        line
+        for line in lines
+        if max(line.right, line.left) > 0 and line.left < width and line.top > 0
+        and line.bottom < height
+    ]  # fmt: skip
+    return shown, len(lines) - len(shown)
+
+
 @dataclass(frozen=True)
 class PdfLink:
     """A link annotation on a page that jumps to another page of the same file."""

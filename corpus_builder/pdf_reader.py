@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from corpus_builder.pdf_images import image_problem, image_report
 from corpus_builder.pdf_pages import (
     CAPTION_LINE,
     MIB,
@@ -25,6 +26,7 @@ from corpus_builder.pdf_pages import (
     PdfLink,
     PdfPage,
     PdfReadError,
+    lines_on_page,
     same_printed_line,
 )
 from corpus_builder.pdf_regions import GraphicObject, find_regions
@@ -136,7 +138,7 @@ def _read_page(document: pdfium.PdfDocument, index: int) -> PdfPage:
         result = PdfPage(index, height, width=width)
         textpage = page.get_textpage()
         try:
-            result.lines = _lines(textpage, index)
+            result.lines, hidden = lines_on_page(_lines(textpage, index), width, height)
         finally:
             textpage.close()
         result.links = _links(document, page, index)
@@ -145,6 +147,8 @@ def _read_page(document: pdfium.PdfDocument, index: int) -> PdfPage:
         graphics, problems = _graphics(page, index)
         result.regions, off_page = find_regions(index, width, height, graphics)
         result.problems = problems + off_page
+        if hidden:
+            result.problems.append(f"page {index}: {hidden} text line(s) outside the page; ignored")
         return result
     finally:
         page.close()
@@ -158,7 +162,7 @@ def _graphics(page: pdfium.PdfPage, index: int) -> tuple[list[GraphicObject], li
         pdfium_c.FPDF_PAGEOBJ_FORM: "form",
     }
     found: list[GraphicObject] = []
-    bad = 0
+    bad, images = 0, []
     for count, obj in enumerate(page.get_objects(max_depth=2)):
         if count >= MAX_OBJECTS:
             return found, [f"page {index}: over {MAX_OBJECTS} objects; the rest not searched"]
@@ -174,9 +178,13 @@ def _graphics(page: pdfium.PdfPage, index: int) -> tuple[list[GraphicObject], li
         except pdfium.PdfiumError:
             bad += 1
             continue
-        found.append(GraphicObject(kind, left, bottom, right, top, raster=kind == "image"))  # type: ignore[arg-type]
+        problem = image_problem(obj) if kind == "image" else None
+        if problem is not None:
+            images.append(problem)  # its region stays, drawn like a figure: OCR skips it
+        raster = kind == "image" and problem is None
+        found.append(GraphicObject(kind, left, bottom, right, top, raster=raster))  # type: ignore[arg-type]
     problems = [f"page {index}: {bad} object(s) without readable bounds; ignored"] if bad else []
-    return found, problems
+    return found, problems + image_report(index, images)
 
 
 def _lines(textpage: pdfium.PdfTextPage, index: int) -> list[PdfLine]:
@@ -258,6 +266,8 @@ def _images(page: pdfium.PdfPage) -> list[tuple[float, float]]:
     boxes = []
     for obj in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=2):
         left, bottom, right, top = obj.get_bounds()
+        if right <= 0 or left >= width or top <= 0 or bottom >= height:
+            continue  # off the page: never printed (find_regions reports it)
         if (right - left) * (top - bottom) >= MIN_IMAGE_SHARE * width * height:
             boxes.append((top, bottom))
     return boxes

@@ -28,8 +28,8 @@ def grounded(
     """Return the grounding of an answer over a run's result cards and step records.
 
     `status` is "none" (no answer was asked for or given), "supported" (with `cited`: the
-    component ids and printed pages holding it, best rank first) or "not_found" (with the
-    `reason`; the page shows the reader's guess only on request).
+    component ids, printed pages and page boxes holding it, best rank first) or "not_found"
+    (with the `reason`; the page shows the reader's guess only on request).
     """
     if not answer or not answer.strip():
         return {"status": "none", "cited": []}
@@ -56,4 +56,6 @@ def _citation(card: Mapping[str, Any]) -> dict[str, Any]:
         "title": card.get("title"),
         "pages": card.get("pages"),
         "pdf_page": card.get("pdf_page"),
+        "region": card.get("region"),
+        "region_label": card.get("region_label"),
     }

@@ -1,23 +1,38 @@
-"""PDF documents of an index: a page rendered as PNG, and the original file (at a page).
+"""PDF documents of an index: a page's size, the page rendered as PNG, the original file.
 
-`/api/documents/{doc_id}/pages/{page}.png` (zero-indexed page) and
-`/api/documents/{doc_id}/file#page=N+1`; both read only the file the index recorded for the
-document when it was built.
+`/api/documents/{doc_id}/pages/{page}` (zero-indexed page: its size in points, what boxes are
+measured in), `/api/documents/{doc_id}/pages/{page}.png?scale=S` and
+`/api/documents/{doc_id}/file#page=N+1`; each reads only the file the index recorded for the
+document when it was built (serve.pdf_pages).
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path
+from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import FileResponse, Response
 
-from serve.pdf_pages import check_page, document_pdf, page_png
+from serve.pdf_pages import (
+    MAX_PAGE,
+    MAX_SCALE,
+    MIN_SCALE,
+    RENDER_SCALE,
+    check_page,
+    document_pdf,
+    page_png,
+    page_size,
+)
 from serve.served import ServedIndex, served_index
 
 router = APIRouter(prefix="/api/documents")
 State = Annotated[ServedIndex, Depends(served_index)]
 DocId = Annotated[str, Path(min_length=1, max_length=512, description="A PDF document's id.")]
+Page = Annotated[int, Path(ge=0, le=MAX_PAGE, description="Zero-indexed.")]
+Scale = Annotated[
+    float,
+    Query(ge=MIN_SCALE, le=MAX_SCALE, description="Pixels per PDF point, in steps of 0.25."),
+]
 PAGE_CACHE = "private, max-age=3600"
 
 
@@ -26,14 +41,32 @@ PAGE_CACHE = "private, max-age=3600"
     response_class=Response,
     responses={200: {"content": {"image/png": {}}, "description": "The page as PNG."}},
 )
-def page_image(
-    state: State, doc_id: DocId, page: Annotated[int, Path(ge=0, description="Zero-indexed.")]
-) -> Response:
+def page_image(state: State, doc_id: DocId, page: Page, scale: Scale = RENDER_SCALE) -> Response:
     """Render one page of a PDF document (zero-indexed) as PNG; 501 without the pdf extra."""
     path, page_count = document_pdf(state.index.graph, doc_id, state.name)
     check_page(doc_id, page, page_count)
-    png = page_png(path, page)
+    png = page_png(path, page, scale)
     return Response(png, media_type="image/png", headers={"Cache-Control": PAGE_CACHE})
+
+
+@router.get("/{doc_id}/pages/{page}")
+def page_facts(state: State, doc_id: DocId, page: Page) -> dict[str, Any]:
+    """Return a page's size in PDF points, the frame every box of the index is measured in.
+
+    Boxes are `[x1, y1, x2, y2]` with the origin at the page's top-left corner, so a box
+    covers `x1 / width` to `x2 / width` of the rendered image's width, whatever its scale.
+    """
+    path, page_count = document_pdf(state.index.graph, doc_id, state.name)
+    check_page(doc_id, page, page_count)
+    width, height = page_size(path, page)
+    return {
+        "doc_id": doc_id,
+        "title": state.index.graph.title(doc_id),
+        "page": page,
+        "page_count": page_count,
+        "width": round(width, 2),
+        "height": round(height, 2),
+    }
 
 
 @router.get(

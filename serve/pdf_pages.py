@@ -1,8 +1,10 @@
-"""The PDF behind a document, and its pages rendered as PNG (pypdfium2, the `pdf` extra).
+"""The PDF behind a document, its page sizes, and its pages rendered as PNG (pypdfium2).
 
 Only the file an index recorded as a document's `source` when it was built is ever opened:
-requests name a document and a page, never a path. Rendered pages are kept in a small LRU
-keyed by file, modification time and page, so a rebuilt PDF is rendered afresh.
+requests name a document and a page, never a path. The build recorded the file's resolved
+path, so a path that now resolves elsewhere (a symlink put in its place since) is refused,
+and so is a file that no longer starts like a PDF. Rendered pages are kept in a small LRU
+keyed by file, modification time, page and scale, so a rebuilt PDF is rendered afresh.
 """
 
 from __future__ import annotations
@@ -11,17 +13,25 @@ import io
 import threading
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from serve.errors import NotFoundError
+from serve.errors import NotFoundError, OutsideFolderError
 from tools.errors import MissingDependencyError, install_hint
 from tools.layered_graph import LayeredGraph
 
 RENDER_SCALE = 1.5
-"""Pixels per PDF point (72 dpi × 1.5 = 108 dpi): a letter page is 918 × 1188 pixels."""
+"""Pixels per PDF point by default (72 dpi × 1.5 = 108 dpi): a letter page is 918 × 1188."""
+MIN_SCALE, MAX_SCALE, SCALE_STEP = 0.25, 3.0, 0.25
+"""Scales a request may ask for; a scale is rounded to a step, so the cache keys stay few."""
 MAX_SIDE_PX = 2400
-"""A page's longer side in pixels at most, however large the page is declared."""
+"""A page's longer side in pixels at most, whatever the scale or the page's declared size."""
 CACHED_PAGES = 32
-_PDFIUM = threading.Lock()  # pdfium is not thread-safe: one render at a time per process
+MAX_PAGE = 100_000
+"""Largest page number a request may name (a bound before the document's own range)."""
+PDF_HEADER = b"%PDF-"
+HEADER_WINDOW = 1024
+"""Bytes at the start of a file where readers look for the PDF header."""
+_PDFIUM = threading.Lock()  # pdfium is not thread-safe: one call at a time per process
 
 
 def document_pdf(graph: LayeredGraph, doc_id: str, index_name: str) -> tuple[Path, int]:
@@ -29,7 +39,8 @@ def document_pdf(graph: LayeredGraph, doc_id: str, index_name: str) -> tuple[Pat
 
     Raises:
         NotFoundError: If the document is unknown, not from a PDF, has no recorded source,
-            or its file is gone.
+            or its file is gone or no longer a PDF.
+        OutsideFolderError: If the recorded path now resolves to another file.
     """
     if doc_id not in graph or graph.node(doc_id).layer != 0:
         raise NotFoundError(f"no document {doc_id!r} in index {index_name!r}")
@@ -43,13 +54,34 @@ def document_pdf(graph: LayeredGraph, doc_id: str, index_name: str) -> tuple[Pat
             f"the index did not record the PDF of {doc_id!r} (built by an older fif); "
             "rebuild it with `fif build --rebuild` to serve its pages"
         )
-    path = Path(str(source))
+    return _checked(Path(str(source)), doc_id), page_count
+
+
+def _checked(path: Path, doc_id: str) -> Path:
+    """Return the recorded PDF path once it is still the file the build read."""
+    if not path.is_absolute() or path.suffix.lower() != ".pdf":
+        raise NotFoundError(
+            f"the index records {str(path)!r} as the PDF of {doc_id!r}, not an absolute "
+            "path of a .pdf file; rebuild the index with `fif build --rebuild`"
+        )
+    if path.resolve() != path:
+        raise OutsideFolderError(
+            f"the PDF of {doc_id!r} ({path}) now resolves to another file (a symlink put "
+            "in its place since the build); the server reads only the file the index "
+            "recorded: put the PDF back or rebuild the index"
+        )
     if not path.is_file():
         raise NotFoundError(
             f"the PDF of {doc_id!r} is gone: {path} no longer exists (moved or deleted "
             "since the build); put it back or rebuild the index"
         )
-    return path, page_count
+    with path.open("rb") as file:
+        if PDF_HEADER not in file.read(HEADER_WINDOW):
+            raise NotFoundError(
+                f"the PDF of {doc_id!r} ({path}) is no longer a PDF (no %PDF- header): "
+                "it was replaced since the build; put the PDF back or rebuild the index"
+            )
+    return path
 
 
 def check_page(doc_id: str, page: int, page_count: int) -> None:
@@ -65,33 +97,66 @@ def check_page(doc_id: str, page: int, page_count: int) -> None:
         )
 
 
-def page_png(path: Path, page: int) -> bytes:
-    """Return a page of a PDF rendered as PNG (cached).
+def stepped_scale(scale: float) -> float:
+    """Return a requested scale rounded to SCALE_STEP and kept in [MIN_SCALE, MAX_SCALE]."""
+    stepped = round(scale / SCALE_STEP) * SCALE_STEP
+    return min(MAX_SCALE, max(MIN_SCALE, stepped))
+
+
+def page_png(path: Path, page: int, scale: float = RENDER_SCALE) -> bytes:
+    """Return a page of a PDF rendered as PNG at about `scale` pixels per point (cached).
 
     Raises:
         MissingDependencyError: If pypdfium2 (the `pdf` extra) is not installed.
     """
-    return _rendered(str(path), path.stat().st_mtime_ns, page)
+    return _rendered(str(path), path.stat().st_mtime_ns, page, stepped_scale(scale))
 
 
-@lru_cache(maxsize=CACHED_PAGES)
-def _rendered(path: str, mtime_ns: int, page: int) -> bytes:
-    """Render a page; `mtime_ns` only keys the cache, so a changed file is read again."""
+def page_size(path: Path, page: int) -> tuple[float, float]:
+    """Return a page's width and height in PDF points (cached), as boxes are measured.
+
+    Raises:
+        MissingDependencyError: If pypdfium2 (the `pdf` extra) is not installed.
+    """
+    return _size(str(path), path.stat().st_mtime_ns, page)
+
+
+def _pdfium() -> Any:
     try:
         import pypdfium2 as pdfium
     except ImportError as err:
         raise MissingDependencyError(
             f"rendering PDF pages needs pypdfium2: {install_hint('pdf')}"
         ) from err
+    return pdfium
+
+
+@lru_cache(maxsize=CACHED_PAGES * 8)
+def _size(path: str, mtime_ns: int, page: int) -> tuple[float, float]:
+    """Read a page's size; `mtime_ns` only keys the cache, so a changed file is read again."""
+    pdfium = _pdfium()
+    with _PDFIUM:
+        pdf = pdfium.PdfDocument(path)
+        try:
+            width, height = pdf[page].get_size()
+        finally:
+            pdf.close()
+    return float(width), float(height)
+
+
+@lru_cache(maxsize=CACHED_PAGES)
+def _rendered(path: str, mtime_ns: int, page: int, scale: float) -> bytes:
+    """Render a page; `mtime_ns` only keys the cache, so a changed file is read again."""
+    pdfium = _pdfium()
     out = io.BytesIO()
     with _PDFIUM:
         pdf = pdfium.PdfDocument(path)
         try:
             sheet = pdf[page]
             width, height = sheet.get_size()
-            scale = min(RENDER_SCALE, MAX_SIDE_PX / max(width, height, 1.0))
+            fitted = min(scale, MAX_SIDE_PX / max(width, height, 1.0))
             # encoded before the file closes: the image shares pdfium's bitmap buffer
-            sheet.render(scale=scale).to_pil().save(out, format="PNG")
+            sheet.render(scale=fitted).to_pil().save(out, format="PNG")
         finally:
             pdf.close()
     return out.getvalue()

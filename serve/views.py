@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from graph_agent.render import snippet
+from serve.page_boxes import region_label, region_lines
 from tools.graph_nav import backlinks, outgoing_links
 from tools.layered_graph import LayeredGraph
 from tools.page_regions import node_region
@@ -26,7 +27,8 @@ def card(graph: LayeredGraph, node_id: str) -> dict[str, Any]:
     """Return what a result row shows of a node: type, document, section, pages, snippet.
 
     `region` is the node's box on its first page ({"doc", "page", "bbox"}, PDF points,
-    top-left origin; tools.page_regions), None outside PDFs.
+    top-left origin; tools.page_regions), None outside PDFs; `region_label` says what the
+    box is ("Figure 3", "table", "line in Figure 3"; serve.page_boxes).
     """
     view = graph.node(node_id)
     pages = view.pages
@@ -40,6 +42,7 @@ def card(graph: LayeredGraph, node_id: str) -> dict[str, Any]:
         "pages": list(pages) if pages else None,
         "pdf_page": pages[0] if pages and served_pdf else None,
         "region": node_region(graph, node_id),
+        "region_label": region_label(graph, node_id),
         "snippet": snippet(graph, node_id, SNIPPET_CHARS),
     }
 
@@ -107,7 +110,8 @@ def component_page(graph: LayeredGraph, node_id: str) -> dict[str, Any]:
 
     `page` lists the components printed on the same PDF pages (or the document's first
     PAGE_COMPONENTS for HTML and bundle documents) so the page can highlight the passage;
-    `highlight` is the component to mark and, for a subcomponent, its own text.
+    `highlight` is the component to mark and, for a subcomponent, its own text;
+    `region_lines` are the lines read inside its region ({"component_id", "text", "bbox"}).
     """
     view = graph.node(node_id)
     owner = view.attrs["component_id"] if view.layer == 2 else node_id
@@ -121,6 +125,7 @@ def component_page(graph: LayeredGraph, node_id: str) -> dict[str, Any]:
         linked_from=[_brief(graph, n) for n in backlinks(graph, view.doc_id)[:50]],
         page=[_brief(graph, c, full=True) for c in _page_components(graph, view.doc_id, owner)],
         highlight={"component_id": owner, "text": view.text if view.layer == 2 else ""},
+        region_lines=region_lines(graph, node_id),
     )
     return detail
 

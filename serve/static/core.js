@@ -111,17 +111,26 @@ function printedPages(pages) {
   return first === last ? `p. ${first}` : `p. ${first}–${last}`;
 }
 
+// What a result's box is on its page ("Figure 3", "table"), with the box in points on hover.
+function regionLabel(result) {
+  if (!result.region || !result.region_label) return null;
+  const box = result.region.bbox.map((v) => Math.round(v)).join(", ");
+  return el("span", { class: "region-label", title: `box [${box}] in points, top-left origin, on page ${result.region.page + 1}` }, result.region_label);
+}
+
+// A ranked result; `result.sources` (a run's cited components) are drawn on its page too.
 function resultItem(result) {
   const index = INDEX;  // the index the result came from, whatever is picked later
   const where = [result.title, result.section && result.section.join(" › "), result.pdf_page == null && result.pages && printedPages(result.pages)];
   const opens = result.evidence || result.component_id;  // a sentence or row opens marked in its page
+  const open = () => openComponent(opens, index, result.sources);
   return el("li", { class: "result" + (result.cited ? " cited" : ""), "data-id": result.component_id, "data-open": opens,
-    tabindex: 0, role: "button", onclick: () => openComponent(opens, index), onkeydown: (e) => { if (e.key === "Enter") openComponent(opens, index); } },
+    tabindex: 0, role: "button", onclick: open, onkeydown: (e) => { if (e.key === "Enter") open(); } },
     el("div", { class: "meta" },
       el("span", {}, "#" + result.rank), el("span", { class: "badge" }, result.type),
       result.cited ? el("span", { class: "badge cited-badge" }, "answer source") : null,
       el("span", { class: "cid" }, result.component_id), el("span", {}, where.filter(Boolean).join(" · ")),
-      pageLinks(result.doc_id, result.pdf_page, index),
+      pageLinks(result.doc_id, result.pdf_page, index), regionLabel(result),
       el("span", {}, "score " + Number(result.score).toFixed(3))),
     el("div", { class: "snippet" }, result.snippet),
     result.why ? el("div", { class: "why" }, "why: " + result.why) : null);
@@ -140,7 +149,8 @@ function marked(text, passage) {
 }
 
 // The URL keeps the index and the component (#index=NAME&component=ID): a reload reopens it.
-async function openComponent(id, index = INDEX) {
+// `sources`: the cited components of the answer the component was opened from (their boxes).
+async function openComponent(id, index = INDEX, sources = []) {
   const panel = document.getElementById("component");
   const body = document.getElementById("component-body");
   panel.hidden = false;
@@ -154,8 +164,7 @@ async function openComponent(id, index = INDEX) {
         el("span", { class: "cid", id: "component-id" }, c.component_id), " ", el("span", { class: "badge" }, c.index),
         c.section.length ? " · " + c.section.join(" › ") : "", c.pages ? ` · ${printedPages(c.pages)} ` : "",
         pageLinks(c.doc_id, c.pdf_page, c.index)),
-      c.pdf_page != null ? el("details", { class: "page-image" }, el("summary", {}, `page ${c.pdf_page + 1} as printed`),
-        el("img", { alt: `page ${c.pdf_page + 1} of ${c.doc_id}`, loading: "lazy", src: withToken(withIndex(`/api/documents/${encodeURIComponent(c.doc_id)}/pages/${c.pdf_page}.png`, c.index)) })) : null,
+      c.pdf_page != null ? el("div", { id: "page-view-slot" }) : null,
       c.links_to.length ? el("p", {}, "links to: ", c.links_to.map((d) => el("span", { class: "link", onclick: () => openComponent(d.doc_id, c.index) }, d.title + " "))) : null,
       el("h3", {}, "On its page"),
       el("div", { id: "page" }, c.page.map((part) => el("div", {
@@ -165,8 +174,10 @@ async function openComponent(id, index = INDEX) {
         el("div", { class: "link", onclick: () => openComponent(k.component_id, c.index) }, k.component_id + ": " + k.text))) : null,
       c.linked_from.length ? el("details", {}, el("summary", {}, `linked from ${c.linked_from.length}`), c.linked_from.map((k) =>
         el("div", { class: "link", onclick: () => openComponent(k.component_id, c.index) }, k.component_id + ": " + k.text))) : null);
+    const slot = body.querySelector("#page-view-slot");
     const mark = body.querySelector(".page-part.highlight");
-    if (mark) mark.scrollIntoView({ block: "center" });
+    if (slot) slot.replaceWith(await pageView(c, sources || []));  // the page and its box come first
+    else if (mark) mark.scrollIntoView({ block: "center" });
   } catch (error) {
     body.replaceChildren(el("p", { class: "error" }, error.message));
   }

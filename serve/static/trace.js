@@ -139,14 +139,15 @@ function answerView(data) {
     return el("div", { class: "answer not-found", id: "answer" }, el("b", {}, "Not found in the corpus. "), grounding.reason || "",
       data.answer ? el("details", {}, el("summary", {}, "the reader's unsupported guess"), data.answer) : null);
   }
-  const cites = grounding.cited.map((c) => el("span", { class: "link cite", "data-cite": c.component_id, onclick: () => openComponent(c.component_id) },
+  const cites = grounding.cited.map((c) => el("span", { class: "link cite", "data-cite": c.component_id, onclick: () => openComponent(c.component_id, INDEX, grounding.cited) },
     `#${c.rank} ${c.title}` + (c.pages ? ` (${printedPages(c.pages)})` : "")));
   return el("div", { class: "answer", id: "answer" }, el("b", {}, "Answer: "), data.answer, el("div", { class: "cites" }, "from ", cites));
 }
 
 function showResult(target, data) {
   const cited = new Set(((data.grounding || {}).cited || []).map((c) => c.component_id));
-  const results = (data.results || []).map((r) => ({ ...r, cited: cited.has(r.component_id) }));
+  const sources = (data.grounding || {}).cited || [];  // their boxes are drawn on any page they share
+  const results = (data.results || []).map((r) => ({ ...r, cited: cited.has(r.component_id), sources }));
   fill(target, answerView(data), el("ol", { class: "results" }, results.map(resultItem)));
 }
 

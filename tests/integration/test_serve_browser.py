@@ -243,9 +243,9 @@ def open_a_pdf_page_of_another_index(page: Page) -> None:
     expect(page.locator("#component-body .badge").nth(1)).to_have_text("filing")
     page.reload()  # the URL names the index too: the same passage of the same index reopens
     expect(page.locator("#component-body .badge").nth(1)).to_have_text("filing")
-    page.locator("#component-body details.page-image summary").click()
-    printed = page.locator("#component-body details.page-image img")
+    printed = page.locator("#component-body #page-view img")
     expect(printed).to_be_visible()
     printed.evaluate("img => img.decode()")
     assert printed.evaluate("img => img.naturalWidth") > 500, "the page image did not load"
+    expect(page.locator("#page-view .box.own")).to_be_visible()  # its box, drawn on the page
     shot(page, "9-pdf-page")

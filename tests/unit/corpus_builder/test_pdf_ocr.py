@@ -1,5 +1,6 @@
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing import get_context
 from pathlib import Path
 
 import pytest
@@ -94,3 +95,20 @@ def test_no_tesseract_means_no_runner(monkeypatch: pytest.MonkeyPatch) -> None:
         assert found is None
     with ocr_runner(None) as found:
         assert found is None
+
+
+def test_a_worker_that_dies_fails_its_job_and_a_new_pool_takes_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ocr_crash import crash_on_page_one
+
+    pdf = tmp_path / "a.pdf"
+    pdf.write_bytes(b"%PDF-1.4 stand-in")
+    monkeypatch.setattr(pdf_ocr, "run_job", crash_on_page_one)
+    spawn = ProcessPoolExecutor(1, mp_context=get_context("spawn"))  # as the build's pool
+    ocr = OcrRunner(OcrOptions(tmp_path / "cache", workers=1), spawn)
+    [died] = ocr.run([OcrJob(str(pdf), 1)])
+    [after] = ocr.run([OcrJob(str(pdf), 0)])  # on a new pool: the broken one is replaced
+    ocr.pool.shutdown()
+    assert died.error.startswith("OCR worker crashed") and not after.error
+    assert ocr.stats.failed == 1 and "a.pdf page 1: OCR worker crashed" in ocr.stats.failures[0]

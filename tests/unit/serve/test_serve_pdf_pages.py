@@ -123,3 +123,101 @@ def test_without_pypdfium2_a_page_is_a_501_naming_the_extra(
         "rendering PDF pages needs pypdfium2: "
         "pip install -c constraints.txt -e '.[pdf]' in the FiF checkout"
     )
+
+
+def test_a_page_names_its_size_in_points(client: TestClient) -> None:
+    response = client.get(f"/api/documents/{PDF_DOC}/pages/0", params=FILING)
+    assert response.status_code == 200
+    facts = response.json()
+    assert (facts["width"], facts["height"]) == (595.28, 841.89)  # fpdf2's A4
+    assert facts["page"] == 0 and facts["page_count"] >= 2 and facts["doc_id"] == PDF_DOC
+
+
+def test_the_scale_sets_the_pixels_per_point_in_bounded_steps(
+    client: TestClient, served_filing: Path
+) -> None:
+    url = f"/api/documents/{PDF_DOC}/pages/0.png"
+    widths = {}
+    for scale in (0.5, 1.0, 1.1):  # 1.1 rounds to the 1.0 step: the same cached image
+        png = client.get(url, params={**FILING, "scale": scale}).content
+        widths[scale] = Image.open(io.BytesIO(png)).width
+    assert widths == {0.5: 298, 1.0: 596, 1.1: 596}  # pdfium rounds up
+    for scale in (0.1, 3.5, "nan"):
+        refused = client.get(url, params={**FILING, "scale": scale})
+        assert refused.status_code == 422, scale
+
+
+@pytest.mark.parametrize(
+    "route",
+    [
+        f"/api/documents/{PDF_DOC}/pages/999999999.png",  # past the bound before any read
+        f"/api/documents/{PDF_DOC}/pages/1e3.png",
+        f"/api/documents/{PDF_DOC}/pages/one",
+    ],
+)
+def test_page_numbers_are_bounded_integers(client: TestClient, route: str) -> None:
+    assert client.get(route, params=FILING).status_code == 422
+
+
+@pytest.mark.parametrize(
+    "doc_id",
+    ["..", "%2e%2e", "..%2f..%2fetc%2fpasswd", "acme_2023_10k%2f..", "%00", "%2fetc%2fpasswd"],
+)
+def test_a_document_id_cannot_name_a_path(client: TestClient, doc_id: str) -> None:
+    for route in ("pages/0.png", "pages/0", "file"):
+        response = client.get(f"/api/documents/{doc_id}/{route}", params=FILING)
+        assert response.status_code == 404, (doc_id, route)
+        assert "root:" not in response.text
+
+
+def served_copy(
+    filing_index: Path, tmp_path: Path, make_client: Callable[..., TestClient]
+) -> tuple[Path, Path, Callable[[], TestClient]]:
+    """Copy the filing index and its PDF; return the PDF, the graph file and a client maker."""
+    folder = Path(shutil.copytree(filing_index.parent, tmp_path / "copy"))
+    graph = LayeredGraph.load(folder / "index" / GRAPH_FILE)
+    pdf = folder / f"{PDF_DOC}.pdf"
+    graph.g.nodes[PDF_DOC]["source"] = str(pdf.resolve())
+    graph.save(folder / "index" / GRAPH_FILE)
+    spec = (ServedIndexSpec("only", folder / "index"),)
+    return pdf, folder / "index" / GRAPH_FILE, lambda: make_client(indices=spec)
+
+
+def test_a_symlink_put_in_place_of_the_pdf_is_refused(
+    filing_index: Path, tmp_path: Path, make_client: Callable[..., TestClient]
+) -> None:
+    pdf, _, client_of = served_copy(filing_index, tmp_path, make_client)
+    secret = tmp_path / "secret.pdf"
+    secret.write_bytes(pdf.read_bytes())  # even a real PDF: only the recorded file is read
+    pdf.unlink()
+    pdf.symlink_to(secret)
+    client = client_of()
+    for route in ("pages/0.png", "pages/0", "file"):
+        response = client.get(f"/api/documents/{PDF_DOC}/{route}")
+        assert response.status_code == 403
+        assert "now resolves to another file" in response.json()["detail"]
+
+
+def test_a_pdf_replaced_by_another_kind_of_file_is_a_404(
+    filing_index: Path, tmp_path: Path, make_client: Callable[..., TestClient]
+) -> None:
+    pdf, _, client_of = served_copy(filing_index, tmp_path, make_client)
+    pdf.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    response = client_of().get(f"/api/documents/{PDF_DOC}/file")
+    assert response.status_code == 404 and "is no longer a PDF" in response.json()["detail"]
+    assert "root:x" not in response.text
+
+
+@pytest.mark.parametrize("source", ["relative/acme.pdf", "/etc/passwd"])
+def test_a_recorded_source_that_is_no_absolute_pdf_path_is_not_read(
+    filing_index: Path,
+    tmp_path: Path,
+    make_client: Callable[..., TestClient],
+    source: str,
+) -> None:
+    _, graph_file, client_of = served_copy(filing_index, tmp_path, make_client)
+    graph = LayeredGraph.load(graph_file)
+    graph.g.nodes[PDF_DOC]["source"] = source
+    graph.save(graph_file)
+    response = client_of().get(f"/api/documents/{PDF_DOC}/file")
+    assert response.status_code == 404 and "not an absolute path of a .pdf" in response.text
