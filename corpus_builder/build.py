@@ -184,9 +184,8 @@ def _follow_embedder_change(
 
 
 def _load_embedders(options: BuildOptions) -> tuple[Embedder, Embedder | None]:
-    text = load_embedder(options.text_embedder, options.allow_download)
-    if options.ray is not None:
-        text = ray_embedder(text, options.text_embedder, options.allow_download)
+    spec, allow = options.text_embedder, options.allow_download
+    text = load_embedder(spec, allow) if options.ray is None else ray_embedder(spec, allow)
     if not options.image_embedder:
         return text, None
     return text, load_embedder(options.image_embedder, options.allow_download)

@@ -124,15 +124,17 @@ class RayContextEmbedder(RayEmbedder):
         return [vectors for vectors in out if vectors is not None]
 
 
-def ray_embedder(local: Embedder, spec: str, allow_download: bool) -> RayEmbedder:
+def ray_embedder(spec: str, allow_download: bool) -> RayEmbedder:
     """Start one embedding worker per cluster CPU and return the embedder that uses them.
 
     Each worker loads the model itself, from its local path (packaged models: the package's
-    folder); with `allow_download` False nothing is fetched.
+    folder; with `allow_download` False nothing is fetched), while this process loads its
+    own copy to plan batches.
     """
     ray = import_ray()
     actor = ray.remote(num_cpus=1)(EmbedWorker)
     workers = [actor.remote(spec, allow_download) for _ in range(cluster_cpus())]
     logger.info("embedding %s on %d Ray workers", spec, len(workers))
+    local = load_embedder(spec, allow_download)
     kind = RayContextEmbedder if isinstance(local, ContextEmbedder) else RayEmbedder
     return kind(local, workers)

@@ -36,7 +36,7 @@ class RayEval:
     answer: bool
     keys: dict[str, RunKey]
     workers: int
-    """Workers to start; 1: one per CPU of the cluster."""
+    """Workers to start, at most one per free CPU of the cluster; 1: one per free CPU."""
     target: RayTarget
 
 
@@ -90,9 +90,10 @@ def ray_execute(
 
 
 def _start_workers(spread: RayEval, pairs: int) -> list[Any]:
-    """Start the workers (never more than pairs); each opens the index by its absolute path."""
+    """Start the workers, never more than pairs or free CPUs; each opens the index itself."""
     ray = import_ray()
-    count = min(pairs, spread.workers if spread.workers > 1 else cluster_cpus())
+    free = cluster_cpus()
+    count = min(pairs, free, spread.workers if spread.workers > 1 else free)
     config = replace(spread.config, index_dir=str(Path(spread.config.index_dir).resolve()))
     actor = ray.remote(num_cpus=1)(EvalWorker)
     logger.info("evaluating on %d Ray workers", count)

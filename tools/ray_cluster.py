@@ -102,6 +102,10 @@ def _start(ray: ModuleType, target: RayTarget) -> None:
 
 
 def cluster_cpus() -> int:
-    """Return the CPUs of the connected cluster (at least 1)."""
+    """Return the CPUs free in the connected cluster now (at least 1).
+
+    Workers each hold one CPU for their lifetime, so starting more than are free would
+    leave some waiting for CPUs that other jobs hold.
+    """
     ray = import_ray()
-    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+    return max(1, int(ray.available_resources().get("CPU", 0)))

@@ -1,9 +1,10 @@
 """`--ray` on a local 2-CPU Ray: the same index and the same eval results as one process.
 
-One local Ray serves the module (2 CPUs, no dashboard). The build compares a PDF folder
-(parsed and OCRed per file on the workers; contextual and standalone passes embedded there
-with the packaged int8 model, whose vectors depend on their batch) built in-process and on
-Ray, bit for bit. The eval runs dense and FiF over the mini bundle's index both ways.
+One local Ray serves the module (2 CPUs, no dashboard). The build compares a PDF report
+(text, a chart, a photo and a scanned page: parsed and OCRed on a worker; contextual and
+standalone passes embedded there with the packaged int8 model, whose vectors depend on
+their batch) built in-process and on Ray, bit for bit. The eval runs dense and FiF over
+the mini bundle's index both ways.
 """
 
 from __future__ import annotations
@@ -74,14 +75,10 @@ def assert_same_index(single: Path, spread: Path) -> None:
 
 
 def test_a_ray_build_writes_the_index_one_process_writes(
-    local_ray: None,
-    tmp_path: Path,
-    filing_writer: Callable[..., Path],
-    report_writer: Callable[..., Path],
+    local_ray: None, tmp_path: Path, report_writer: Callable[..., Path]
 ) -> None:
     corpus = tmp_path / "pdfs"
     corpus.mkdir()
-    filing_writer(corpus / "acme_2023_10k.pdf")
     report_writer(corpus / "anvil_report.pdf", scan_text="ANVIL OUTPUT")
     options = {"show_progress": False}
     single = build(corpus, tmp_path / "single" / "index", BuildOptions(**options))
