@@ -22,9 +22,12 @@ from tools.span_pooling import ContextRequest, ContextVectors, token_batches
 
 logger = logging.getLogger(__name__)
 
-GROUP_TEXTS = 256
-"""Texts per task: enough to hide a task's round trip, few enough to keep every worker busy
-on the builder's 1,024-text chunks."""
+CHUNK_TEXTS = 64
+"""Texts per batch of an embedder whose vectors do not depend on their batch."""
+BATCHES_PER_TASK = 4
+"""Batches per worker task. A batch holds at most a token budget of padded tokens, so tasks
+cost about the same; a few per worker of each 1,024-text chunk of the builder keep every
+worker busy to the chunk's end and hide a task's round trip."""
 
 Item = TypeVar("Item")
 
@@ -57,26 +60,18 @@ def plan_batches(embedder: Embedder, texts: Sequence[str], window: int | None) -
     model = getattr(embedder, "model", None)
     tokenizer = getattr(model, "tokenizer", None)
     if tokenizer is None:
-        return [list(range(start, min(start + GROUP_TEXTS, len(texts))))
-                for start in range(0, len(texts), GROUP_TEXTS)]  # fmt: skip
+        return [list(range(start, min(start + CHUNK_TEXTS, len(texts))))
+                for start in range(0, len(texts), CHUNK_TEXTS)]  # fmt: skip
     limit = window or model.max_seq_length  # type: ignore[union-attr]
     ids = tokenizer(list(texts), truncation=True, max_length=limit)["input_ids"]
     return token_batches([len(row) for row in ids])
 
 
 def group_batches(
-    batches: list[list[Item]], per_group: int = GROUP_TEXTS
+    batches: list[list[Item]], per_task: int = BATCHES_PER_TASK
 ) -> list[list[list[Item]]]:
-    """Pack consecutive batches into tasks of about `per_group` items (a batch is never cut)."""
-    groups: list[list[list[Item]]] = []
-    size = per_group
-    for batch in batches:
-        if size + len(batch) > per_group:
-            groups.append([])
-            size = 0
-        groups[-1].append(batch)
-        size += len(batch)
-    return groups
+    """Cut the batches, in order, into tasks of `per_task` whole batches."""
+    return [batches[start : start + per_task] for start in range(0, len(batches), per_task)]
 
 
 class RayEmbedder:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from corpus_builder.ray_embed import (
-    GROUP_TEXTS,
+    CHUNK_TEXTS,
     EmbedWorker,
     RayContextEmbedder,
     RayEmbedder,
@@ -54,15 +54,16 @@ def test_a_transformer_plan_is_the_batches_of_an_in_process_call() -> None:
 def test_an_embedder_that_ignores_batches_is_cut_into_chunks_in_order() -> None:
     plan = plan_batches(HashEmbedder(16), TEXTS, None)
     assert [i for batch in plan for i in batch] == list(range(len(TEXTS)))
-    assert max(len(batch) for batch in plan) == GROUP_TEXTS
+    assert max(len(batch) for batch in plan) == CHUNK_TEXTS
 
 
-@pytest.mark.parametrize("sizes", [[3, 3, 3], [300], [100, 200, 50, 256, 1], []])
-def test_groups_keep_batches_whole_and_in_order(sizes: list[int]) -> None:
-    batches = [[f"{n}:{i}" for i in range(size)] for n, size in enumerate(sizes)]
-    groups = group_batches(batches, per_group=256)
-    assert [batch for group in groups for batch in group] == batches
-    assert all(len(group) == 1 or sum(map(len, group)) <= 256 for group in groups)
+@pytest.mark.parametrize(("batches", "tasks"), [(0, 0), (1, 1), (4, 1), (5, 2), (9, 3)])
+def test_tasks_hold_whole_batches_in_order(batches: int, tasks: int) -> None:
+    planned = [[f"{n}:{i}" for i in range(n + 1)] for n in range(batches)]
+    grouped = group_batches(planned, per_task=4)
+    assert len(grouped) == tasks
+    assert [batch for task in grouped for batch in task] == planned
+    assert all(1 <= len(task) <= 4 for task in grouped)
 
 
 def run_here(self: RayEmbedder, method: str, inputs: list[list[Any]]) -> list[Any]:
