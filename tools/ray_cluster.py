@@ -2,8 +2,10 @@
 
 Ray is an optional extra (`ray`); it is imported only here and by the modules that hand it
 work (corpus_builder.ray_embed, corpus_builder.ray_parse, evals.ray_eval). A local cluster
-listens on loopback only, without a dashboard, and its workers import the same code as the
-process that started it. Joining an existing cluster (an address, or `RAY_ADDRESS`) assumes
+has no dashboard, gives 127.0.0.1 as its node address, and its workers import the same code
+as the process that started it. Ray's own servers (GCS, raylet) still bind every interface
+in Ray 2.60 (we found no setting that narrows them); Ray's token authentication, on by
+default, guards them. Joining an existing cluster (an address, or `RAY_ADDRESS`) assumes
 its nodes run the same FiF and reach the same corpus and index paths.
 """
 
