@@ -33,9 +33,11 @@ SYSTEMS = ("dense", "fif")
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    """Start one local Ray for the module and stop it afterwards."""
-    with ray_session(RayTarget(num_cpus=2)):
-        yield
+    """Start one local Ray for the module (never a cluster RAY_ADDRESS names) and stop it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("RAY_ADDRESS", raising=False)
+        with ray_session(RayTarget(num_cpus=2)):
+            yield
 
 
 def layer_contents(index_dir: Path, manifest: Manifest) -> dict[str, dict[str, Any]]:
