@@ -26,6 +26,8 @@ from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
 from corpus_builder.ingest import corpus_info, read_corpus
 from corpus_builder.layer_items import embed_items, image_embed, image_items, sparse_items
 from corpus_builder.pdf_ocr import OCR_CACHE, OcrOptions
+from corpus_builder.ray_embed import ray_embedder
+from corpus_builder.ray_parse import ray_read_corpus
 from corpus_builder.region_proposers import proposer_id
 from corpus_builder.sentence_store import SENTENCES_FILE, split_with_store
 from corpus_builder.summary_store import summarize_documents
@@ -44,6 +46,7 @@ from tools.index import INDEX_LAYERS, ChromaLayers, collection_prefix
 from tools.index_lock import writer_lock
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, CorpusInfo, EmbedderInfo, Manifest, Problem
+from tools.ray_cluster import ray_session
 from tools.sparse_index import sync_sparse_layers
 from tools.vector_mirror import write_mirror
 
@@ -83,7 +86,7 @@ def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) ->
     options = options or BuildOptions()
     if options.triplets is not None:  # before anything is written: never a half-built index
         options.triplets.check()
-    with writer_lock(index_dir):
+    with writer_lock(index_dir), ray_session(options.ray):
         return _build(corpus, index_dir, options)
 
 
@@ -132,7 +135,8 @@ def _parse(
 ) -> tuple[str, list[Document], CorpusInfo]:
     """Read the corpus (OCR cached in the index folder); refuse one without usable documents."""
     ocr = OcrOptions(index_dir / OCR_CACHE) if options.ocr else None
-    kind, documents = read_corpus(corpus, report, options.pdf_limits, ocr)
+    read = read_corpus if options.ray is None else ray_read_corpus
+    kind, documents = read(corpus, report, options.pdf_limits, ocr)
     if not documents:
         first = "; ".join(f"{s.where}: {s.problem}" for s in report.skipped[:3])
         raise CorpusFormatError(
@@ -180,7 +184,8 @@ def _follow_embedder_change(
 
 
 def _load_embedders(options: BuildOptions) -> tuple[Embedder, Embedder | None]:
-    text = load_embedder(options.text_embedder, options.allow_download)
+    spec, allow = options.text_embedder, options.allow_download
+    text = load_embedder(spec, allow) if options.ray is None else ray_embedder(spec, allow)
     if not options.image_embedder:
         return text, None
     return text, load_embedder(options.image_embedder, options.allow_download)

@@ -11,6 +11,7 @@ from corpus_builder.summaries import ExtractiveSummarizer
 from corpus_builder.summarizer import Summarizer
 from corpus_builder.triplet_extraction import TripletExtractor
 from tools.embedders import DEFAULT_TEXT_EMBEDDER
+from tools.ray_cluster import RayTarget
 
 
 @dataclass
@@ -41,3 +42,6 @@ class BuildOptions:
     triplets: TripletExtractor | None = None
     """Build the triplet text KB (MMAPG, seed 003 §3.2) with this chat model
     (corpus_builder.triplet_kb); None: no triplet KB, sentences and rows stand in."""
+    ray: RayTarget | None = None
+    """Parse (PDFs, OCR included) and embed on this Ray cluster (corpus_builder.ray_embed,
+    corpus_builder.ray_parse); None: in this process. The index is written here either way."""

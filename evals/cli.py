@@ -15,9 +15,10 @@ from rich.markdown import Markdown
 from rich.table import Table
 
 from evals.regressions import DEFAULT_CANDIDATE
-from graph_agent.cli_options import ChromaOpt
+from graph_agent.cli_options import ChromaOpt, RayOpt
 from graph_agent.render import make_console
 from state.settings import Backend
+from tools.ray_cluster import ray_target
 
 if TYPE_CHECKING:
     from evals.judge_run import JudgeSummary
@@ -87,6 +88,7 @@ def eval_command(
     single_doc: SingleDocOpt = False,
     judge: JudgeOpt = False,
     judge_backend: JudgeBackendOpt = None,
+    ray: RayOpt = False,
 ) -> None:
     """Evaluate systems on one index; resumes an interrupted run in the same --out."""
     from evals.runner import run
@@ -105,6 +107,7 @@ def eval_command(
         chroma_url=chroma_url,
         progress=progress,
         single_doc=single_doc,
+        ray=ray_target(ray),
     )
     judged = _judge(summary, judge_with, workers) if judge else None
     files = _write_report(summary, dataset, candidate, judge)

@@ -19,41 +19,28 @@ from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
 from evals.datasets.questions import EvalExample, QuestionProblem, load_questions
-from evals.results_log import KEY_FIELD, RESULTS_FILE, Key, ResultsLog
+from evals.pairs import PairRunner, write_result
+from evals.results_log import RESULTS_FILE, Key, ResultsLog
 from evals.run_config import RUN_CONFIG_FILE, write_run_config
 from evals.run_key import RunKey, manifest_hash, run_key
-from evals.shared_index import SharedIndex, shared_index
+from evals.shared_index import shared_index
 from evals.systems import RunConfig, System, make_system
-from evals.traces import compact_trace
 from state.settings import Backend
-from tools.errors import (
-    ConfigError,
-    DatasetFormatError,
-    IndexMismatchError,
-    IndexNotFoundError,
-    MissingDependencyError,
-    ModelUnavailableError,
-)
+from tools.errors import ConfigError, DatasetFormatError
+from tools.ray_cluster import RayTarget
 
 logger = logging.getLogger(__name__)
 
 QUESTIONS_FILE = "questions.jsonl"
 TRACES_FILE = "traces.jsonl"
 """Sidecar of results.jsonl: the step trace of each graph system's run, one line per pair."""
-_FATAL = (
-    ConfigError,
-    MissingDependencyError,
-    ModelUnavailableError,
-    IndexMismatchError,
-    IndexNotFoundError,
-)
-"""Errors that would repeat on every question: they end the run instead of being recorded."""
 
 
 @dataclass(frozen=True)
@@ -91,6 +78,7 @@ def run(
     chroma_url: str | None = None,
     progress: bool = True,
     single_doc: bool = False,
+    ray: RayTarget | None = None,
 ) -> RunSummary:
     """Evaluate systems on a bundle's questions and append their results to `OUT/results.jsonl`.
 
@@ -106,6 +94,7 @@ def run(
         chroma_url: Chroma server of the index, if not embedded.
         progress: Show a progress bar on stderr.
         single_doc: Restrict every search to the question's own documents (question_docs).
+        ray: Run the pairs on this Ray cluster's workers instead (evals.ray_eval).
 
     Raises:
         ConfigError: On an unknown system, bad workers/limit, or an out_dir of another run.
@@ -119,13 +108,11 @@ def run(
     write_run_config(out_dir, names, dataset_dir, config, answer, keys)
     log = ResultsLog(out_dir / RESULTS_FILE)
     pairs = [(ex, name) for ex in examples for name in names]
-    pending, discarded = _pending(pairs, log.done(), keys)
-    skipped = len(pairs) - len(pending)
-    logger.info("%d pairs to run, %d already done in %s", len(pending), skipped, out_dir)
-    traces = ResultsLog(out_dir / TRACES_FILE)
-    job = _Job(systems, keys, log, traces, answer, shared_index(config, systems.values()))
-    errors = _execute(pending, job, workers, progress)
-    counts = (len(pending), skipped, errors, dict(discarded))
+    pending, discarded = _pending(pairs, log, keys)
+    runner = PairRunner(systems, keys, answer, shared_index(config, systems.values()))
+    job = _Job(runner, log, ResultsLog(out_dir / TRACES_FILE), config, ray)
+    errors = _run_pending(pending, job, workers, progress)
+    counts = (len(pending), len(pairs) - len(pending), errors, dict(discarded))
     config_path = out_dir / RUN_CONFIG_FILE
     return RunSummary(out_dir, log.path, config_path, names, examples, problems, *counts)
 
@@ -153,9 +140,10 @@ def settings(system: System, config: RunConfig, answer: bool) -> dict[str, Any]:
 
 
 def _pending(
-    pairs: list[tuple[EvalExample, str]], done: dict[Key, Any], keys: dict[str, RunKey]
+    pairs: list[tuple[EvalExample, str]], log: ResultsLog, keys: dict[str, RunKey]
 ) -> tuple[list[tuple[EvalExample, str]], Counter[str]]:
     """Return the pairs with no complete line under the current key, and why done ones redo."""
+    done: dict[Key, Any] = log.done()
     pending: list[tuple[EvalExample, str]] = []
     discarded: Counter[str] = Counter()
     for example, name in pairs:
@@ -165,6 +153,9 @@ def _pending(
         pending.append((example, name))
         if pair in done:
             discarded["+".join(keys[name].differences(done[pair]))] += 1
+    logger.info(
+        "%d pairs to run, %d already done in %s", len(pending), len(pairs) - len(pending), log.path
+    )
     if discarded:
         logger.warning(
             "%d done pair(s) computed under another key are run again (by what differed: %s)",
@@ -213,14 +204,29 @@ def _load(
 
 @dataclass(frozen=True)
 class _Job:
-    """What every pair of one run shares: systems, their keys, the output files, options."""
+    """What every pair of one run shares: how to run it, where to write it, where it runs."""
 
-    systems: dict[str, System]
-    keys: dict[str, RunKey]
+    pairs: PairRunner
     log: ResultsLog
     traces: ResultsLog
-    answer: bool
-    index: SharedIndex
+    config: RunConfig
+    ray: RayTarget | None
+    """The Ray cluster whose workers run the pairs; None: threads of this process."""
+
+
+def _run_pending(
+    pending: list[tuple[EvalExample, str]], job: _Job, workers: int, progress: bool
+) -> int:
+    """Run the pending pairs on `workers` threads here, or on the job's Ray workers."""
+    if job.ray is None:
+        return _execute(pending, job, workers, progress)
+    from evals.ray_eval import RayEval, ray_execute
+
+    pairs = job.pairs
+    spread = RayEval(tuple(pairs.systems), job.config, pairs.answer, pairs.keys, workers, job.ray)
+    return ray_execute(
+        pending, spread, partial(write_result, log=job.log, traces=job.traces), progress
+    )
 
 
 def _execute(
@@ -229,13 +235,13 @@ def _execute(
     """Run the pending pairs on a thread pool, appending each result as it finishes."""
     errors = 0
     if pending:
-        job.index.start_helper()
+        job.pairs.index.start_helper()
     bar = tqdm(total=len(pending), disable=not progress, unit="q", desc="eval", leave=False)
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="eval")
     try:
-        futures = [pool.submit(_one, job, ex, name) for ex, name in pending]
+        futures = [pool.submit(job.pairs.run, ex, name) for ex, name in pending]
         for future in as_completed(futures):
-            errors += 0 if future.result() else 1
+            errors += 0 if write_result(future.result(), job.log, job.traces) else 1
             bar.update(1)
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
@@ -244,40 +250,3 @@ def _execute(
         pool.shutdown(wait=True)
         bar.close()
     return errors
-
-
-def _one(job: _Job, example: EvalExample, name: str) -> bool:
-    """Run one pair and append its line (trace first); return False if the system raised."""
-    key = job.keys[name].as_dict()
-    record: dict[str, Any] = {"qid": example.qid, "system": name, KEY_FIELD: key}
-    job.index.forget_queries()
-    try:
-        output = job.systems[name].retrieve(example, job.answer)
-    except _FATAL:
-        raise
-    except Exception as err:  # one failing question must not end the run; it is recorded
-        logger.warning(
-            "%s failed on %s (recorded, redone on resume): %s: %s",
-            name,
-            example.qid,
-            type(err).__name__,
-            err,
-            exc_info=logger.isEnabledFor(logging.DEBUG),
-        )
-        record.update(ranking=[], latency_ms=0.0, cost={}, error=f"{type(err).__name__}: {err}")
-        job.log.append(record)
-        return False
-    if output.trace:  # before the result: a kill in between redoes the pair, trace and all
-        trace = {"qid": example.qid, "system": name, KEY_FIELD: key}
-        job.traces.append({**trace, "trace": compact_trace(output.trace)}, replace=True)
-    record.update(
-        ranking=list(output.ranking),
-        pages=job.index.pages(output.ranking),
-        regions=job.index.regions(output.ranking),
-        latency_ms=round(output.latency_ms, 3),
-        cost=output.cost,
-    )
-    if job.answer:
-        record["answer"] = output.answer
-    job.log.append(record)
-    return True

@@ -15,6 +15,7 @@ from typing import Any
 from corpus_builder.build import BuildOptions
 from corpus_builder.pdf_pages import MIB, PdfLimits
 from state.settings import RunSettings
+from tools.ray_cluster import ray_target
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class BuildChoices:
     pdf_max_pages: int = PdfLimits.max_pages
     pdf_max_mb: int = PdfLimits.max_bytes // MIB
     ocr: bool = True
+    ray: bool = False
 
 
 def build_options(choices: BuildChoices) -> BuildOptions:
@@ -77,4 +79,5 @@ def build_options(choices: BuildChoices) -> BuildOptions:
         triplets=triplets,
         pdf_limits=PdfLimits(max_bytes=choices.pdf_max_mb * MIB, max_pages=choices.pdf_max_pages),
         ocr=choices.ocr,
+        ray=ray_target(choices.ray),
     )

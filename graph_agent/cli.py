@@ -26,6 +26,7 @@ from graph_agent.cli_options import (
     JsonOpt,
     LocalModelOpt,
     PriceTableOpt,
+    RayOpt,
     ServerOpt,
     StrictBackendOpt,
     VisionOpt,
@@ -104,6 +105,7 @@ def build(
     ocr: Annotated[
         bool, typer.Option("--ocr/--no-ocr", help="OCR text-less PDF pages (needs Tesseract).")
     ] = True,
+    ray: RayOpt = False,
 ) -> None:
     """Build or update the layered graph and Chroma layer indices of a corpus."""
     choices = {k: v for k, v in locals().items() if k not in ("corpus", "index")}  # the options

@@ -12,6 +12,14 @@ import typer
 
 IndexOpt = Annotated[Path, typer.Option("--index", "-i", help="Index folder.")]
 ChromaOpt = Annotated[str | None, typer.Option(help="Chroma server URL (http://host:port).")]
+RayOpt = Annotated[
+    bool,
+    typer.Option(
+        "--ray/--no-ray",
+        help="Spread the work over Ray (the ray extra): the cluster $RAY_ADDRESS names "
+        "(ray://head:10001), else a local one on this machine's CPUs (docs/ray.md).",
+    ),
+]
 ServerOpt = Annotated[
     str | None,
     typer.Option(
