@@ -15,6 +15,8 @@ import operator
 import re
 from collections.abc import Callable, Mapping
 
+from tools.values import STATEMENT_AMOUNT
+
 _BINARY: dict[type[ast.operator], Callable[[float, float], float]] = {
     ast.Add: operator.add,
     ast.Sub: operator.sub,
@@ -26,7 +28,6 @@ _UNARY: dict[type[ast.unaryop], Callable[[float], float]] = {
     ast.UAdd: operator.pos,
 }
 MAX_EXPRESSION_CHARS = 300
-_NUMBER = re.compile(r"\(?-?\$?\s*\d[\d,]*(?:\.\d+)?\)?|\(?-?\$?\s*\.\d+\)?")
 SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 
 
@@ -82,7 +83,7 @@ def to_number(value: object) -> float | None:
     if isinstance(value, int | float):
         return float(value) if math.isfinite(value) else None
     text = str(value).strip().lower()
-    match = _NUMBER.search(text)
+    match = STATEMENT_AMOUNT.search(text)
     if match is None:
         return None
     raw = match.group(0)
@@ -100,7 +101,7 @@ def to_number(value: object) -> float | None:
 
 def numbers_in(text: str) -> list[float]:
     """Return the numbers a text states, in order (years and page numbers included)."""
-    return [n for m in _NUMBER.finditer(text) if (n := to_number(m.group(0))) is not None]
+    return [n for m in STATEMENT_AMOUNT.finditer(text) if (n := to_number(m.group(0))) is not None]
 
 
 def agrees(claimed: float, computed: float, tolerance: float = 0.01) -> bool:

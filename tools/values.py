@@ -43,6 +43,14 @@ SIGNED_NUMBER = re.compile(r"-?\d[\d,]*(?:\.\d+)?")
 """A number with thousands separators and decimals, maybe negative ("-1,234.5")."""
 DIGIT_GROUPS = re.compile(r"\d+(?:[.,]\d+)*")
 """A run of digit groups joined by dots or commas ("1,234", "3.5", "1.2.3")."""
+STATEMENT_AMOUNT = re.compile(r"\(?-?\$?\s*\d[\d,]*(?:\.\d+)?\)?|\(?-?\$?\s*\.\d+\)?")
+"""An amount as a financial statement prints it ("$1,234", "(56.7)" negative, "$.5")."""
+SCALED_AMOUNT = re.compile(
+    r"(?P<number>\(?[$€£]?-?\d[\d,]*(?:\.\d+)?\)?(?:\s?%)?)(?:\s+(?P<scale>[A-Za-z]+))?"
+)
+"""An amount with its currency, percent sign and the word after it ("$1.2 billion")."""
+CAPTION_SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
+"""A table caption's scale ("in millions")."""
 FEET_INCHES = re.compile(r"(\d+)\s*['′]\s*(\d+)")
 """A height in feet and inches ("6'2", "6 ′ 2")."""
 NUMBER_WORDS = (  # not "one": "one of the ..." is rarely a count

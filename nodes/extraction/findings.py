@@ -11,14 +11,13 @@ Units come from the value ("$", "%", a scale word) and from the table's caption
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from state.extraction_state import Finding
 from tools.calculator import SCALE_WORDS, to_number
 from tools.section_text import FetchedSection, Unit
 from tools.sparse_index import bm25_within
-from tools.values import MODERN_YEAR, modern_years
+from tools.values import CAPTION_SCALE, MODERN_YEAR, SCALED_AMOUNT, modern_years
 
 PERIOD_WEIGHT = 0.5
 """Extra weight of a row or sentence that names the question's period."""
@@ -27,10 +26,6 @@ TEXT_WEIGHT = 0.5
 CONTEXT_CHARS = 300
 LABEL_WORDS = 10
 """A sentence finding is labelled by its opening words (the item is only the lens)."""
-_AMOUNT = re.compile(
-    r"(?P<number>\(?[$€£]?-?\d[\d,]*(?:\.\d+)?\)?(?:\s?%)?)(?:\s+(?P<scale>[A-Za-z]+))?"
-)
-_CAPTION_SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.IGNORECASE)
 
 
 def cells(row_text: str) -> list[tuple[str, str]]:
@@ -69,7 +64,7 @@ def sentence_value(text: str) -> str | None:
     A bare small integer ("Note 6", "17 plants") is a count or a reference, not an amount:
     an amount has a currency sign, a percent, a scale word, a thousands comma or decimals.
     """
-    for match in _AMOUNT.finditer(text):
+    for match in SCALED_AMOUNT.finditer(text):
         number = match.group("number").rstrip(",.")
         scale = (match.group("scale") or "").lower()
         marked = any(mark in number for mark in "$€£%,.") or scale in SCALE_WORDS
@@ -86,7 +81,7 @@ def unit_of(value: str, caption: str) -> str | None:
     if "$" in value or "$" in caption:
         parts.append("USD")
     scale = next((w for w in SCALE_WORDS if w in value.lower()), None)
-    if scale is None and (match := _CAPTION_SCALE.search(caption)):
+    if scale is None and (match := CAPTION_SCALE.search(caption)):
         scale = match.group(1).lower().rstrip("s")
     if scale:
         parts.append(f"{scale}s")
