@@ -89,7 +89,7 @@ def _documents(graph: LayeredGraph, ids: list[str]) -> list[str]:
     return list(dict.fromkeys(docs))
 
 
-def _rung(strategy: Any) -> int | None:
+def rung_of_strategy(strategy: Any) -> int | None:
     """Return a full strategy's position on FiF's cost ladder (None for anything else)."""
     keys = ("doc_mode", "comp_mode", "granularity")
     if not isinstance(strategy, Mapping) or not all(k in strategy for k in keys):
@@ -105,7 +105,10 @@ def _rung(strategy: Any) -> int | None:
 
 def _decision(action: Mapping[str, Any]) -> dict[str, Any]:
     keys = ("kind", "subquery", "strategy", "anchor", "reason", "decided_by")
-    return {**{key: action.get(key) for key in keys}, "rung": _rung(action.get("strategy"))}
+    return {
+        **{key: action.get(key) for key in keys},
+        "rung": rung_of_strategy(action.get("strategy")),
+    }
 
 
 def _record(record: Mapping[str, Any], graph: LayeredGraph | None) -> dict[str, Any]:
@@ -114,7 +117,7 @@ def _record(record: Mapping[str, Any], graph: LayeredGraph | None) -> dict[str, 
     found = record.get("components") or []
     return {
         **{key: record.get(key) for key in keys},
-        "rung": _rung(record.get("strategy")),
+        "rung": rung_of_strategy(record.get("strategy")),
         "documents": len(documents),
         "document_ids": [d.get("id") for d in documents[:TOP_DOCUMENTS]],
         "components": [c.get("id") for c in found[:TOP_COMPONENTS]],
