@@ -66,7 +66,8 @@ def record_summary(record: Mapping[str, Any], graph: LayeredGraph | None = None)
     Its node, the query it searched (as the subquery), its reason and who decided, and the
     components it found with their documents (the graph's dots); no verdict, no strategy.
     """
-    detail = record.get("detail") if isinstance(record.get("detail"), Mapping) else {}
+    given = record.get("detail")
+    detail: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
     found = next((list(v) for k in FOUND_KEYS for v in (record.get(k), detail.get(k)) if v), [])
     ids = [str(c) for c in found if isinstance(c, str)][:TOP_COMPONENTS]
     documents = _documents(graph, ids) if graph is not None else []
