@@ -96,16 +96,17 @@ function traceRow(view, step, number) {
   return { row, up };
 }
 
-// Select a step: unfold its subquery, open its candidates, scroll to it, light its dots.
-function showStep(view, number, scroll = true) {
+// Select a step: unfold its subquery, light its dots and, when the graph asked (`reveal`), open
+// its candidates and scroll to it (a click on the row itself only selects it).
+function showStep(view, number, reveal = true) {
   view.root.querySelectorAll("tr.selected, circle.selected").forEach((n) => n.classList.remove("selected"));
   const row = view.rows.querySelector(`tr[data-step="${number}"]`);
   if (!row) return;
   if (row.hidden && view.openers[row.dataset.group]) view.openers[row.dataset.group](true);
   row.classList.add("selected");
   const found = row.querySelector("details.candidates");
-  if (found) found.open = true;
-  if (scroll) { row.scrollIntoView({ block: "nearest" }); row.focus({ preventScroll: true }); }
+  if (reveal && found) found.open = true;
+  if (reveal) { row.scrollIntoView({ block: "nearest" }); row.focus({ preventScroll: true }); }
   view.drawing.querySelectorAll(`circle[data-row="${number}"]`).forEach((dot) => dot.classList.add("selected"));
 }
 

@@ -43,8 +43,11 @@ def a_dot_opens_its_step(trace: Locator) -> None:
     expect(trace.locator(f"circle.hovered[data-row='{number}']").first).to_be_visible()
 
 
-def escalation_only_where_the_rung_rose(trace: Locator) -> None:
-    """↑ marks exactly the judged steps whose rung is above the last one of their subquery."""
+def escalation_only_where_the_rung_rose(trace: Locator) -> int:
+    """↑ marks exactly the judged steps whose rung is above the last one of their subquery.
+
+    Returns how many steps are marked.
+    """
     judged = trace.locator("tr[data-rung]")
     rows = judged.evaluate_all(
         "rows => rows.map((r) => [r.dataset.group || '', Number(r.dataset.rung),"
@@ -58,6 +61,7 @@ def escalation_only_where_the_rung_rose(trace: Locator) -> None:
         last[group] = rung
     assert [marked for _, _, marked in rows] == expected, rows
     assert trace.locator(".escalated-mark").count() == sum(expected)
+    return sum(expected)
 
 
 def a_refused_fork_edit_shows_beside_its_field(row: Locator) -> None:
@@ -87,11 +91,12 @@ def eval_rows_sort_and_trace_on_the_run_index(page: Page) -> None:
     ranks = [_rank(rows.nth(n)) for n in range(rows.count())]
     assert ranks == sorted(ranks, reverse=True), ranks
     picked = page.locator("#index-picker").input_value()
-    page.locator("#eval-table button.trace-link").first.click()
+    page.locator("#eval-table tr[data-qid=mb2] button.trace-link").click()  # FiF escalates
     shown = page.locator("#eval-trace .trace-index")
     expect(shown).to_have_attribute("data-index", "mini")
     assert picked != "mini", "the test needs another index picked"
     expect(page.locator("#eval-trace tr[data-step]").first).to_be_visible()
+    assert escalation_only_where_the_rung_rose(page.locator("#eval-trace")) >= 1
     assert "trace=" in page.url
     page.locator("#eval-trace details.candidates summary").first.click()
     page.locator("#eval-trace details.candidates li button").first.click()
