@@ -55,10 +55,7 @@ def start_fork(
     values = snapshot.values or {}
     edit = _edit(request, snapshot)
     _check_budget(request.max_steps, values)
-    context = fork_context(system, list(branch.path[: at + 1]), thread_id, state.index_dir)
-    changes = {"max_steps": request.max_steps, "backend": request.backend}
-    changed = {key: value for key, value in changes.items() if value is not None}
-    context = type(context).model_validate({**context.model_dump(), **changed})
+    context = _settings(system, list(branch.path[: at + 1]), thread_id, state, request)
     step = _step_number(branch, state.index.graph, request.checkpoint_id)
     run = uuid.uuid4().hex[:8]
     fork = {"branch": len(found), "fork_branch": branch.number, "fork_step": step}
@@ -75,6 +72,16 @@ def start_fork(
     )
     start(request_run)
     return run
+
+
+def _settings(
+    system: str, path: list[Any], thread_id: str, state: ServedIndex, request: ForkRequest
+) -> Any:
+    """Return the thread's settings up to the fork point, with the request's budget and backend."""
+    context = fork_context(system, path, thread_id, state.index_dir)
+    changes = {"max_steps": request.max_steps, "backend": request.backend}
+    changed = {key: value for key, value in changes.items() if value is not None}
+    return type(context).model_validate({**context.model_dump(), **changed})
 
 
 def _step_number(branch: Any, graph: Any, checkpoint_id: str) -> int | None:
