@@ -19,6 +19,7 @@ from serve.errors import FieldError, NotFoundError
 from serve.runs import RunRequest
 from serve.schemas import ForkRequest
 from serve.served import ServedIndex
+from state.settings import RunSettings
 
 EDITABLE_BEFORE = ("traverser",)
 """The node whose input a fork may edit: the traversal the orchestrator's decision feeds."""
@@ -76,7 +77,7 @@ def start_fork(
 
 def _settings(
     system: str, path: list[Any], thread_id: str, state: ServedIndex, request: ForkRequest
-) -> Any:
+) -> RunSettings:
     """Return the thread's settings up to the fork point, with the request's budget and backend."""
     context = fork_context(system, path, thread_id, state.index_dir)
     changes = {"max_steps": request.max_steps, "backend": request.backend}
