@@ -45,11 +45,11 @@ def eval_trace(
             f"run {name!r} kept no trace of {system} on {qid!r} (one-shot systems keep none); "
             "its results.jsonl has the ranking"
         )
-    steps = [_step(step, graph) for step in found if isinstance(step, Mapping)]
+    steps = [trace_step(step, graph) for step in found if isinstance(step, Mapping)]
     return {"name": name, "qid": qid, "system": system, "steps": steps}
 
 
-def _step(step: Mapping[str, Any], graph: LayeredGraph | None) -> dict[str, Any]:
+def trace_step(step: Mapping[str, Any], graph: LayeredGraph | None) -> dict[str, Any]:
     """Return a FiF step record as a judged step, any other node record as its summary."""
     if "strategy" not in step:
         return record_summary(step, graph)

@@ -106,6 +106,8 @@ def ask(page: Page, question: str) -> None:
     expect(page.locator("#ask-form button[type=submit]")).to_be_disabled(timeout=2_000)
     expect(page.locator("#live .status")).to_contain_text("done", timeout=STEP_SECONDS * 1000)
     expect(page.locator("#ask-form button[type=submit]")).to_be_enabled()
+    expect(page.locator("#live progress")).to_have_count(0)  # the progress state ended with it
+    expect(page.locator("#live .trace-view")).not_to_have_attribute("aria-busy", "true")
 
 
 def search_and_open_a_component(page: Page) -> None:
