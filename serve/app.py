@@ -21,7 +21,13 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from serve import api, eval_api, live, pdf_api
-from serve.errors import ConflictError, NotFoundError, OutsideFolderError, TooManyRunsError
+from serve.errors import (
+    ConflictError,
+    FieldError,
+    NotFoundError,
+    OutsideFolderError,
+    TooManyRunsError,
+)
 from serve.guard import Guard, GuardRules
 from serve.origin import allowed_names
 from serve.quota import RunQuota
@@ -92,7 +98,10 @@ async def _fif_error(request: Request, error: FiFError) -> JSONResponse:
     status = next((code for kind, code in STATUS if isinstance(error, kind)), 500)
     if status == 500:
         logger.warning("%s %s failed: %s", request.method, request.url.path, error)
-    return JSONResponse({"detail": " ".join(str(error).split())}, status_code=status)
+    body = {"detail": " ".join(str(error).split())}
+    if isinstance(error, FieldError):  # the page shows it beside the field
+        body["field"] = error.field
+    return JSONResponse(body, status_code=status)
 
 
 async def _unexpected_error(request: Request, error: Exception) -> JSONResponse:

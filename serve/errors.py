@@ -19,3 +19,15 @@ class ConflictError(ConfigError):
 
 class TooManyRunsError(ConfigError):
     """A client already has as many runs going as it may (HTTP 429)."""
+
+
+class FieldError(ConfigError):
+    """One field of a request holds a value the server refuses (HTTP 400, naming the field).
+
+    The page shows the message beside that field.
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        """Keep the field's name with the message."""
+        super().__init__(f"{field}: {message}")
+        self.field = field

@@ -10,7 +10,8 @@ from fastapi.responses import FileResponse
 
 from serve.errors import NotFoundError
 from serve.eval_files import list_runs, run_detail, run_file
-from serve.eval_questions import question_rows
+from serve.eval_questions import question_rows, run_index
+from serve.eval_traces import eval_trace
 from serve.served import Served, served
 
 router = APIRouter(prefix="/api/evals")
@@ -43,6 +44,20 @@ def evaluation_questions(state: State, name: RunName) -> dict[str, Any]:
     """Return one row per question: its text, gold, and each system's hit and rank."""
     indices = {entry.name: entry.path for entry in state.indices.values()}
     return question_rows(_runs_dir(state), name, indices)
+
+
+@router.get("/trace")
+def evaluation_trace(
+    state: State,
+    name: RunName,
+    qid: Annotated[str, Query(min_length=1, max_length=200)],
+    system: Annotated[str, Query(min_length=1, max_length=100)],
+) -> dict[str, Any]:
+    """Return the steps a system took on one question of a run, and the index it ran on."""
+    indices = {entry.name: entry.path for entry in state.indices.values()}
+    index = run_index(_runs_dir(state), name, indices)
+    graph = state.indices[index].index.graph if index in state.indices else None
+    return {**eval_trace(_runs_dir(state), name, qid, system, graph), "index": index}
 
 
 @router.get("/file/{file}")

@@ -2,7 +2,8 @@
 
 The run's `run_config.json` names the dataset it evaluated (its `questions.jsonl` gives the
 question text and gold components) and the index it ran on, which the page uses to open
-components and ask again on the right index (the served index whose folder it is). A
+components, its traces (`traces.jsonl`: which pairs kept one) and ask again on the right
+index (the served index whose folder it is). A
 dataset that moved shows the rows without question text, a warning says why.
 """
 
@@ -17,6 +18,7 @@ from typing import Any
 from evals.datasets.questions import load_questions
 from evals.results_log import RESULTS_FILE, parse_lines
 from evals.run_config import RUN_CONFIG_FILE
+from evals.runner import TRACES_FILE
 from serve.eval_files import MAX_RESULT_LINES, inside
 
 logger = logging.getLogger(__name__)
@@ -37,10 +39,10 @@ def question_rows(runs_dir: Path, name: str, indices: Mapping[str, Path]) -> dic
     folder = inside(runs_dir, name)
     config = _config(folder)
     examples = _examples(Path(str(config.get("dataset", ""))) / QUESTIONS_FILE)
-    ran_on = Path(str(config.get("index", ""))).resolve() if config.get("index") else None
-    index = next((n for n, path in indices.items() if path.resolve() == ran_on), None)
+    index = _served_name(config, indices)
     rows: dict[str, dict[str, Any]] = {}
     systems: dict[str, None] = {}
+    traced = _traced(folder / TRACES_FILE)
     for record in _latest(folder / RESULTS_FILE):
         qid, system = str(record["qid"]), str(record["system"])
         systems[system] = None
@@ -49,8 +51,23 @@ def question_rows(runs_dir: Path, name: str, indices: Mapping[str, Path]) -> dic
             qid,
             {"qid": qid, "question": example.get("question", ""), "gold": example.get("gold", [])},
         )
-        row.setdefault("systems", {})[system] = _outcome(record, row["gold"])
+        outcome = _outcome(record, row["gold"])
+        row.setdefault("systems", {})[system] = outcome | {"traced": (qid, system) in traced}
     return {"name": name, "index": index, "systems": list(systems), "rows": list(rows.values())}
+
+
+def run_index(runs_dir: Path, name: str, indices: Mapping[str, Path]) -> str | None:
+    """Return the served name of the index run `name` ran on (None: not served here).
+
+    Raises:
+        OutsideFolderError: If `name` leaves the runs folder.
+    """
+    return _served_name(_config(inside(runs_dir, name)), indices)
+
+
+def _served_name(config: Mapping[str, Any], indices: Mapping[str, Path]) -> str | None:
+    ran_on = Path(str(config.get("index", ""))).resolve() if config.get("index") else None
+    return next((n for n, path in indices.items() if path.resolve() == ran_on), None)
 
 
 def _config(folder: Path) -> dict[str, Any]:
@@ -73,6 +90,14 @@ def _examples(path: Path) -> dict[str, dict[str, Any]]:
     return {
         e.qid: {"question": e.question, "gold": list(e.gold_components)} for e in loaded.examples
     }
+
+
+def _traced(path: Path) -> set[tuple[str, str]]:
+    """Return the (qid, system) pairs whose step trace the run kept."""
+    if not path.is_file():
+        return set()
+    records, _ = parse_lines(path.read_bytes(), path.name)
+    return {(str(r.get("qid")), str(r.get("system"))) for r in records}
 
 
 def _latest(path: Path) -> list[dict[str, Any]]:

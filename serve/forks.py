@@ -3,7 +3,8 @@
 Any system with a graph in the registry (graph_agent.registry) can be forked; the system
 and the settings come from the thread's checkpoints, the page may change the budget and
 the backend. Before a traversal (a FiF checkpoint whose next node is the traverser) the
-fork may also change what that traversal takes: its subquery and its strategy.
+fork may also change what that traversal takes: its subquery and its strategy. A refused
+edit names its field (`FieldError`), so the page shows the reason beside that field.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from typing import Any
 
 from graph_agent.registry import replayable_systems
 from serve.branch_logs import branch_steps, fork_context, fork_point, thread_branches
-from serve.errors import NotFoundError
+from serve.errors import FieldError, NotFoundError
 from serve.runs import RunRequest
 from serve.schemas import ForkRequest
 from serve.served import ServedIndex
-from tools.errors import ConfigError
+from state.settings import RunSettings
 
 EDITABLE_BEFORE = ("traverser",)
 """The node whose input a fork may edit: the traversal the orchestrator's decision feeds."""
@@ -37,7 +38,8 @@ def start_fork(
     Raises:
         NotFoundError: If the thread or the checkpoint is unknown, or the thread's system
             cannot be replayed.
-        ConfigError: If an edit targets a checkpoint whose next node is not a traversal.
+        FieldError: If an edit targets a checkpoint whose next node is not a traversal, or
+            a FiF budget is already spent at the checkpoint.
     """
     system, found = thread_branches(state.index_dir, thread_id)
     if system not in replayable_systems():
@@ -53,10 +55,8 @@ def start_fork(
     snapshot = branch.path[at]
     values = snapshot.values or {}
     edit = _edit(request, snapshot)
-    context = fork_context(system, list(branch.path[: at + 1]), thread_id, state.index_dir)
-    changes = {"max_steps": request.max_steps, "backend": request.backend}
-    changed = {key: value for key, value in changes.items() if value is not None}
-    context = type(context).model_validate({**context.model_dump(), **changed})
+    _check_budget(request.max_steps, values)
+    context = _settings(system, list(branch.path[: at + 1]), thread_id, state, request)
     step = _step_number(branch, state.index.graph, request.checkpoint_id)
     run = uuid.uuid4().hex[:8]
     fork = {"branch": len(found), "fork_branch": branch.number, "fork_step": step}
@@ -73,6 +73,16 @@ def start_fork(
     )
     start(request_run)
     return run
+
+
+def _settings(
+    system: str, path: list[Any], thread_id: str, state: ServedIndex, request: ForkRequest
+) -> RunSettings:
+    """Return the thread's settings up to the fork point, with the request's budget and backend."""
+    context = fork_context(system, path, thread_id, state.index_dir)
+    changes = {"max_steps": request.max_steps, "backend": request.backend}
+    changed = {key: value for key, value in changes.items() if value is not None}
+    return type(context).model_validate({**context.model_dump(), **changed})
 
 
 def _step_number(branch: Any, graph: Any, checkpoint_id: str) -> int | None:
@@ -92,8 +102,23 @@ def _edit(request: ForkRequest, snapshot: Any) -> dict[str, Any]:
     if edit and (
         tuple(snapshot.next) != EDITABLE_BEFORE or "next_action" not in (snapshot.values or {})
     ):
-        raise ConfigError(
-            "an edited subquery or strategy forks from a checkpoint before a traversal (next "
-            f"node: traverser); this one runs {list(snapshot.next) or 'nothing'}"
+        raise FieldError(
+            next(iter(edit)),
+            "only a step before a traversal (next node: traverser) takes an edited subquery "
+            f"or strategy; this one runs {list(snapshot.next) or 'nothing'}: fork from a "
+            "traverser step",
         )
     return edit
+
+
+def _check_budget(max_steps: int | None, values: dict[str, Any]) -> None:
+    """Refuse a FiF budget the checkpoint has already spent (the fork would stop at once)."""
+    if max_steps is None or "next_action" not in values:
+        return
+    taken = len(values.get("history") or [])
+    if max_steps <= taken:
+        raise FieldError(
+            "max_steps",
+            f"{taken} traversals were taken before this step, so a budget of {max_steps} "
+            f"stops the fork at once; give at least {taken + 1}",
+        )

@@ -24,7 +24,7 @@ from graph_agent.threads import discard_unstarted
 from serve.branch_logs import result_payload
 from serve.errors import ConflictError
 from serve.events import EventLogs
-from serve.steps import step_summary
+from serve.steps import record_summary, step_summary
 from state.settings import RunSettings
 from tools.layered_graph import LayeredGraph
 
@@ -104,8 +104,7 @@ def _run(logs: EventLogs, graph: LayeredGraph, request: RunRequest) -> None:
             final = {"ranking": result.ranking, "answer": result.answer, "cost": result.cost}
             candidates, history = {}, result.history
             for record in result.history:
-                summary = step_summary("step", {"history": [record]}, graph)
-                logs.append(request.key, "step", summary)
+                logs.append(request.key, "step", record_summary(record, graph))
         payload = result_payload(graph, final, candidates, history) | head
         logs.append(request.key, "result", payload)
         ended = {"latency_ms": round((time.perf_counter() - started) * 1000.0, 1)}

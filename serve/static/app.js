@@ -149,7 +149,7 @@ async function startFork(threadId, request, error, tree, trace) {
       if (result) drawBranchesOnly(threadId, tree, trace);
     });
   } catch (failure) {
-    error.textContent = failure.message;  // beside the row that was edited
+    error(failure);  // beside the field it names (fork.js)
   }
 }
 

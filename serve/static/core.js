@@ -49,8 +49,14 @@ async function api(path, body) {
   }
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(describe(data.detail) || response.statusText);
+  if (!response.ok) throw Object.assign(new Error(describe(data.detail) || response.statusText), { field: fieldOf(data) });
   return data;
+}
+
+// The request field an error names: the server's `field`, or the `loc` of a lone validation error.
+function fieldOf(data) {
+  if (data.field) return data.field;
+  return Array.isArray(data.detail) && data.detail.length === 1 ? (data.detail[0].loc || []).slice(-1)[0] : null;
 }
 
 function describe(detail) {

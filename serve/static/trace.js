@@ -1,8 +1,10 @@
-// FiF page, the trace of a run: numbered steps beside the traversal graph (linked both ways),
-// fork controls on every step, the answer with the components it came from.
+// FiF page, the trace of a run as a tree: each subquery folds the numbered steps taken for it,
+// each judged step folds the candidates it found; the traversal graph sits beside it, linked
+// both ways (a dot opens its step, a hovered or selected step lights its dots). Escalation is
+// marked only where the cost ladder rose; a run that streams shows how far it got.
 "use strict";
 
-const LADDER = { neighbors: 0, vector: 1, llm: 2, document: 0, component: 1, subcomponent: 2 };
+const TRACE_HEADS = ["#", "node", "strategy", "anchor", "verdict", "reason", ""];
 
 // A step's verdict: only records the run judged (a boolean `success`) pass or fail.
 function verdictOf(record) {
@@ -15,71 +17,102 @@ function strategyText(strategy) {
   return `${strategy.doc_mode}/\u200b${strategy.comp_mode}/\u200b${strategy.granularity}`;  // may wrap after a slash
 }
 
-// Did the cost ladder rise from `before` to `record` (same subquery, after a failure)?
-function escalated(before, record) {
-  if (!before || !record || before.subquery !== record.subquery || before.success) return false;
-  const a = before.strategy || {}, b = record.strategy || {};
-  const rank = (s) => [LADDER[s.doc_mode] ?? 0, LADDER[s.comp_mode] ?? 0, LADDER[s.granularity] ?? 0];
-  const [x, y] = [rank(a), rank(b)];
-  return y.some((v, i) => v > x[i]) && y.every((v, i) => v >= x[i]);
+// Did the ladder rise? The judged step's rung (from the server) above the rung of the previous
+// judged step of the same subquery; a new subquery starts afresh.
+function rose(view, record) {
+  if (!record || record.rung === null || record.rung === undefined) return false;
+  const before = view.rungs.get(record.subquery);
+  view.rungs.set(record.subquery, record.rung);
+  return before !== undefined && record.rung > before;
 }
 
-function traceRow(step, number, previous) {
-  const record = step.record || step.traversal;
-  const decision = step.decision;
-  const verdict = verdictOf(step.record);
-  const reason = (step.record && step.record.reason) || (decision && decision.reason) || step.reason ||
-    (step.subqueries && "plan: " + step.subqueries.map((s) => s.text).join(" | ")) || (step.ranking && "ranked " + step.ranking.length) ||
-    (step.answer && "answer: " + step.answer) || "";
-  const subquery = (record && record.subquery) || (decision && decision.subquery) || "";
-  const repeated = subquery && subquery === previous;  // shown once, in its group's header
-  const anchor = (record && record.anchor) ?? (decision && decision.anchor);
-  const rowClass = verdict === "failure" ? "failed" : verdict ? "ok" : "";
-  return el("tr", { class: rowClass, id: `step-${number}`, "data-step": number, "data-record-step": step.record ? step.record.step : null },
-    el("td", { class: "num" }, number), el("td", {}, step.node),
-    el("td", { class: repeated ? "same" : "", title: subquery }, repeated ? "↳" : subquery), el("td", {}, strategyText((record || decision || {}).strategy)),
-    el("td", {}, anchor ?? ""), el("td", { class: "verdict" }, verdict), el("td", {}, reason, candidates(step.record)));
+// `index`: the index whose components the trace names (an eval run's, not the picked one).
+function traceView(target, index = INDEX) {
+  const rows = el("tbody");
+  const drawing = el("div", { class: "traversal" });
+  const head = el("p", { class: "status", role: "status" });
+  const root = el("div", { class: "trace-view" });
+  const result = el("div", { class: "run-result" });
+  const cost = el("div");
+  root.append(head, result, el("div", { class: "trace-layout" },
+    el("div", { class: "trace-table" }, el("table", { class: "grid trace", role: "treegrid", "aria-label": "steps of the run" },
+      el("thead", {}, el("tr", {}, TRACE_HEADS.map((h) => el("th", { scope: "col" }, h)))), rows)), drawing), cost);
+  target.replaceChildren(root);
+  return { root, head, rows, cost, result, drawing, index, records: [], total: {}, steps: 0, groups: 0, group: 0,
+    rungs: new Map(), openers: {}, subquery: undefined };
 }
 
-// The components a judged step found, folded: each opens in the component panel.
-function candidates(record) {
-  const found = (record && record.components) || [];
-  if (!found.length) return null;
-  return el("details", { class: "candidates" }, el("summary", {}, `${found.length} candidates`),
-    el("ul", {}, found.map((id) => el("li", {}, el("button", { type: "button", class: "link-button", onclick: () => openComponent(id) }, id)))));
-}
-
-// A subquery's steps sit under one header row that folds them (steps → subquery → hops).
+// A subquery's header row folds its steps: a button (Enter or Space toggles; ← folds, → unfolds).
 function groupRow(view, subquery) {
   const group = ++view.groups;
-  const toggle = el("button", { type: "button", class: "link-button", "aria-expanded": "true" }, "▾");
-  toggle.addEventListener("click", () => {
-    const open = toggle.getAttribute("aria-expanded") !== "true";
+  const toggle = el("button", { type: "button", class: "link-button tree-toggle", "aria-expanded": "true", "aria-label": `subquery ${group}: ${subquery}` }, "▾");
+  const setOpen = (open) => {
     toggle.setAttribute("aria-expanded", String(open));
     toggle.textContent = open ? "▾" : "▸";
     view.rows.querySelectorAll(`tr[data-group="${group}"]`).forEach((row) => { row.hidden = !open; });
+  };
+  toggle.addEventListener("click", () => setOpen(toggle.getAttribute("aria-expanded") !== "true"));
+  toggle.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowLeft" || event.key === "ArrowRight") { event.preventDefault(); setOpen(event.key === "ArrowRight"); }
   });
-  view.rows.append(el("tr", { class: "group" }, el("td", { colspan: 8 }, toggle, " subquery: ", el("b", {}, subquery))));
+  view.openers[group] = setOpen;
+  view.rows.append(el("tr", { class: "group", "data-group-head": group, "aria-level": 1 },
+    el("td", { colspan: TRACE_HEADS.length }, toggle, " subquery: ", el("b", {}, subquery), el("span", { class: "group-count" }))));
   return group;
 }
 
-function traceView(target) {
-  const rows = el("tbody");
-  const cost = el("div");
-  const result = el("div", { class: "run-result" });
-  const drawing = el("div", { class: "traversal" });
-  const head = el("p", { class: "status", role: "status" });
-  const heads = ["#", "node", "subquery", "strategy", "anchor", "verdict", "reason", ""];
-  target.replaceChildren(head, result, el("div", { class: "trace-layout" },
-    el("div", { class: "trace-table" }, el("table", { class: "grid trace" },
-      el("thead", {}, el("tr", {}, heads.map((h) => el("th", { scope: "col" }, h)))), rows)), drawing), cost);
-  return { head, rows, cost, result, drawing, records: [], total: {}, steps: 0, groups: 0, group: 0 };
+// The components a step found, folded: each opens in the component panel of the trace's index.
+function candidates(view, found) {
+  if (!found || !found.length) return null;
+  return el("details", { class: "candidates" }, el("summary", {}, `${found.length} candidates`),
+    el("ul", {}, found.map((id) => el("li", {}, el("button", { type: "button", class: "link-button", onclick: () => openComponent(id, view.index) }, id)))));
 }
 
-// The traversal over the document graph: one column per judged step, its documents as dots
-// (green: success, red: failure, blue: answered), the links it followed as lines; ↩ marks a
-// re-anchored step (backtrack), ↑ a step where the cost ladder rose after a failure.
-// Clicking a column or a dot shows its step in the trace.
+function stepReason(step) {
+  const record = step.record, decision = step.decision;
+  const said = (record && record.reason) || (decision && decision.reason) || step.reason ||
+    (step.subqueries && "plan: " + step.subqueries.map((s) => s.text).join(" | ")) ||
+    (step.ranking && "ranked " + step.ranking.length) || (step.answer && "answer: " + step.answer) || "";
+  const by = (decision && decision.decided_by) || step.decided_by;
+  return by && by !== "offline" ? `${said} (${by})` : said;
+}
+
+function traceRow(view, step, number) {
+  const taken = step.record || step.traversal || step.decision || {};
+  const verdict = verdictOf(step.record);
+  const up = verdict !== "" && rose(view, step.record);
+  const strategy = el("td", { class: "strategy" }, strategyText(taken.strategy),
+    up ? el("span", { class: "escalated-mark", title: `the cost ladder rose to rung ${step.record.rung}` }, ` ↑ rung ${step.record.rung}`) : null);
+  const row = el("tr", { class: [verdict === "failure" ? "failed" : verdict ? "ok" : "", up ? "escalated" : ""].join(" ").trim(),
+    "data-step": number, "data-rung": verdict && taken.rung !== undefined ? taken.rung : null, "data-node": step.node, tabindex: -1 },
+    el("td", { class: "num" }, number), el("td", {}, step.node), strategy, el("td", {}, taken.anchor ?? ""),
+    el("td", { class: "verdict" }, verdict), el("td", {}, stepReason(step), candidates(view, step.record ? step.record.components : step.components)));
+  const light = (on) => view.drawing.querySelectorAll(`circle[data-row="${number}"]`).forEach((dot) => dot.classList.toggle("hovered", on));
+  row.addEventListener("mouseenter", () => light(true));
+  row.addEventListener("mouseleave", () => light(false));
+  row.addEventListener("focusin", () => light(true));
+  row.addEventListener("focusout", () => light(false));
+  row.addEventListener("click", () => showStep(view, number, false));
+  return { row, up };
+}
+
+// Select a step: unfold its subquery, light its dots and, when the graph asked (`reveal`), open
+// its candidates and scroll to it (a click on the row itself only selects it).
+function showStep(view, number, reveal = true) {
+  view.root.querySelectorAll("tr.selected, circle.selected").forEach((n) => n.classList.remove("selected"));
+  const row = view.rows.querySelector(`tr[data-step="${number}"]`);
+  if (!row) return;
+  if (row.hidden && view.openers[row.dataset.group]) view.openers[row.dataset.group](true);
+  row.classList.add("selected");
+  const found = row.querySelector("details.candidates");
+  if (reveal && found) found.open = true;
+  if (reveal) { row.scrollIntoView({ block: "nearest" }); row.focus({ preventScroll: true }); }
+  view.drawing.querySelectorAll(`circle[data-row="${number}"]`).forEach((dot) => dot.classList.add("selected"));
+}
+
+// The traversal over the document graph: one column per step that found documents, its
+// documents as dots (green: success, red: failure, blue: answered, grey: not judged), the links
+// it followed as lines; ↩ marks a re-anchored step (backtrack), ↑ a rise of the cost ladder.
 const SVG = "http://www.w3.org/2000/svg";
 function svg(tag, attrs, text) {
   const node = document.createElementNS(SVG, tag);
@@ -88,30 +121,22 @@ function svg(tag, attrs, text) {
   return node;
 }
 
-function showStep(number) {
-  document.querySelectorAll("tr.selected, circle.selected").forEach((n) => n.classList.remove("selected"));
-  const row = document.querySelector(`tr[data-step="${number}"]`);
-  if (!row) return;
-  row.classList.add("selected");
-  row.scrollIntoView({ block: "nearest" });
-  document.querySelectorAll(`circle[data-row="${number}"]`).forEach((dot) => dot.classList.add("selected"));
-}
+const DOT_COLOURS = { answered: "#2457c5", success: "#1a7f37", failure: "#b42318" };
 
-function drawTraversal(records) {
-  const width = 60 + records.length * 170;
-  const tallest = Math.max(1, ...records.map((r) => (r.document_ids || []).length));
-  const canvas = svg("svg", { width, height: 70 + tallest * 30, class: "traversal-svg", role: "img", "aria-label": "traversal over the document graph" });
+function drawTraversal(view) {
+  const columns = view.records;
+  const tallest = Math.max(1, ...columns.map((r) => (r.document_ids || []).length));
+  const canvas = svg("svg", { width: 60 + columns.length * 170, height: 70 + tallest * 30, class: "traversal-svg", "aria-label": "traversal over the document graph" });
   const where = {};  // doc id -> [x, y] of its latest dot
-  records.forEach((record, column) => {
+  columns.forEach((record, column) => {
     const x = 40 + column * 170;
-    const before = records[column - 1];
-    const backtrack = record.anchor !== null && record.anchor !== undefined && before && record.anchor !== before.step;
-    const label = `step ${record.row}${backtrack ? " ↩ anchor " + record.anchor : ""}${escalated(before, record) ? " ↑" : ""}`;
-    const head = svg("text", { x, y: 16, class: "column-head", "data-row": record.row }, label);
-    head.addEventListener("click", () => showStep(record.row));
-    canvas.append(head, svg("text", { x, y: 32, class: "column-sub" }, strategyText(record.strategy) || String(record.subquery || "").slice(0, 24)));
-    const verdict = verdictOf(record);
-    const color = verdict === "answered" ? "#2457c5" : verdict === "success" ? "#1a7f37" : verdict === "failure" ? "#b42318" : "#667085";
+    const before = columns[column - 1];
+    const backtrack = record.anchor !== null && record.anchor !== undefined && before && before.step !== undefined && record.anchor !== before.step;
+    const head = svg("text", { x, y: 16, class: "column-head", "data-row": record.row },
+      `step ${record.row}${backtrack ? " ↩ anchor " + record.anchor : ""}${record.up ? " ↑" : ""}`);
+    head.addEventListener("click", () => showStep(view, record.row));
+    canvas.append(head, svg("text", { x, y: 32, class: "column-sub" }, strategyText(record.strategy) || String(record.subquery || record.node || "").slice(0, 24)));
+    const color = DOT_COLOURS[verdictOf(record)] || "#667085";
     const placed = {};
     (record.document_ids || []).forEach((doc, row) => { placed[doc] = [x, 56 + row * 30]; });
     for (const [source, target] of record.links || []) {
@@ -120,9 +145,11 @@ function drawTraversal(records) {
       }
     }
     for (const [doc, [dx, dy]] of Object.entries(placed)) {
-      const dot = svg("circle", { cx: dx, cy: dy, r: 6, fill: color, class: "doc-dot", "data-doc": doc, "data-row": record.row, tabindex: 0 });
+      const dot = svg("circle", { cx: dx, cy: dy, r: 6, fill: color, class: "doc-dot", "data-doc": doc, "data-row": record.row,
+        tabindex: 0, role: "button", "aria-label": `${doc}, step ${record.row}` });
       dot.append(svg("title", {}, `${doc} (step ${record.row})`));
-      dot.addEventListener("click", () => showStep(record.row));
+      dot.addEventListener("click", () => showStep(view, record.row));
+      dot.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") { event.preventDefault(); showStep(view, record.row); } });
       canvas.append(dot, svg("text", { x: dx + 10, y: dy + 4, class: "doc-label" }, doc.length > 20 ? doc.slice(0, 19) + "…" : doc));
     }
     Object.assign(where, placed);
@@ -151,28 +178,38 @@ function showResult(target, data) {
   fill(target, answerView(data), el("ol", { class: "results" }, results.map(resultItem)));
 }
 
+// One step of a run into the tree: a new subquery opens a group; a step that found documents
+// adds a column to the graph.
+function addStep(view, data, onFork) {
+  const number = ++view.steps;
+  const subquery = ((data.record || data.traversal || data.decision) || {}).subquery || data.subquery;
+  if (subquery && subquery !== view.subquery) view.group = groupRow(view, subquery);
+  if (subquery) view.subquery = subquery;
+  const { row, up } = traceRow(view, data, number);
+  if (view.group) {
+    row.dataset.group = view.group;
+    row.setAttribute("aria-level", 2);
+    const count = view.rows.querySelector(`tr[data-group-head="${view.group}"] .group-count`);
+    count.textContent = ` · ${view.rows.querySelectorAll(`tr[data-group="${view.group}"]`).length + 1} steps`;
+  }
+  row.append(el("td", {}, onFork && data.checkpoint_id ? forkControls(data, number, onFork) : null));
+  view.rows.append(row);
+  const column = data.record || data;
+  if ((column.document_ids || []).length) {
+    view.records.push({ ...column, node: data.node, row: number, up });
+    fill(view.drawing, el("h4", {}, "Traversal over the document graph"), drawTraversal(view));
+  }
+  view.cost.replaceChildren(fmtCost(addCost(view.total, data.cost)));
+  if (view.head.dataset.progress) view.head.dataset.progress = `step ${number} done, running step ${number + 1}`;
+}
+
 function showEvent(view, kind, data, onFork) {
   if (kind === "thread") {
     const fork = data.fork_of ? ` · branch ${data.branch ?? "?"}: fork of branch ${data.fork_branch ?? 0} from step ${data.fork_step ?? "?"}` : "";
     view.head.textContent = `thread ${data.thread_id} · ${data.system} · ${data.question}${fork}`;
     view.steps = (data.steps_from || 1) - 1;  // a live fork's first step is the one it re-runs
   }
-  if (kind === "step") {
-    const number = ++view.steps;
-    if (data.record) {
-      view.records.push({ ...data.record, row: number });
-      fill(view.drawing, el("h4", {}, "Traversal over the document graph"), drawTraversal(view.records));
-    }
-    const current = ((data.record || data.traversal || data.decision) || {}).subquery;
-    if (current && current !== view.subquery) view.group = groupRow(view, current);
-    const row = traceRow(data, number, current);  // its group header shows the subquery
-    if (current) view.subquery = current;
-    if (view.group) row.dataset.group = view.group;
-    row.append(el("td", {}, onFork && data.checkpoint_id ? forkControls(data, number, onFork) : null));
-    view.rows.append(row);
-    view.cost.replaceChildren(fmtCost(addCost(view.total, data.cost)));
-    if (view.head.dataset.progress) view.head.dataset.progress = `running step ${number + 1}`;
-  }
+  if (kind === "step") addStep(view, data, onFork);
   if (kind === "result") {
     view.cost.replaceChildren(fmtCost(data.cost));
     showResult(view.result, data);
@@ -180,51 +217,8 @@ function showEvent(view, kind, data, onFork) {
   if (kind === "error") view.result.replaceChildren(el("p", { class: "error", role: "alert" }, data.message));
 }
 
-// "Fork from step N": re-run that step with another budget and, before a traversal, another
-// subquery or strategy; what is wrong with the edit shows beside the row.
-function forkControls(step, number, onFork) {
-  const traversal = step.node === "traverser";
-  const form = el("form", { class: "fork-form", hidden: true, novalidate: true, "data-step": number });
-  const error = el("span", { class: "error fork-error", role: "alert" });
-  const budget = el("input", { type: "number", min: 1, max: 50, name: "max_steps", "aria-label": `budget of the fork from step ${number}`, placeholder: "budget" });
-  const fields = [el("label", {}, "budget ", budget)];
-  let subquery = null, modes = null;
-  if (traversal) {
-    const taken = step.traversal || {};
-    subquery = el("input", { name: "subquery", value: taken.subquery || "", size: 32, "aria-label": `subquery of step ${number}` });
-    const pick = (name, options, current) => el("select", { name, "aria-label": `${name} of step ${number}` },
-      options.map((o) => el("option", { value: o, selected: o === current }, o)));
-    const s = taken.strategy || {};
-    modes = [pick("doc_mode", ["neighbors", "vector", "llm"], s.doc_mode), pick("comp_mode", ["vector", "llm"], s.comp_mode),
-      pick("granularity", ["document", "component", "subcomponent"], s.granularity)];
-    fields.push(el("label", {}, "subquery ", subquery), ...modes);
-  }
-  form.append(...fields, el("button", { type: "submit" }, "Run fork"), error);
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const body = { checkpoint_id: step.checkpoint_id };
-    if (budget.value) {
-      const steps = Number(budget.value);
-      if (!Number.isInteger(steps) || steps < 1 || steps > 50) { error.textContent = "budget: a whole number from 1 to 50"; return; }
-      body.max_steps = steps;
-    }
-    if (traversal) {
-      const text = subquery.value.trim();
-      if (!text) { error.textContent = "subquery: it may not be blank"; return; }
-      const taken = step.traversal || {};
-      if (text !== taken.subquery) body.subquery = text;
-      const strategy = Object.fromEntries(modes.map((m) => [m.name, m.value]));
-      if (strategyText(strategy) !== strategyText(taken.strategy)) body.strategy = strategy;
-    }
-    error.textContent = "";
-    onFork(body, error);
-  });
-  const open = el("button", { class: "fork", type: "button", onclick: () => { form.hidden = !form.hidden; } }, `Fork from step ${number}`);
-  return el("div", {}, open, form);
-}
-
-// Follow a run's event stream; `done(data)` gets its result. The Run button stays disabled
-// and the head says how far it got until the end event.
+// Follow a run's event stream; `done(data)` gets its result. Until the end event the trace is
+// busy: a progress bar and the head say how far it got.
 function follow(url, view, onFork, done) {
   const source = new EventSource(withToken(withIndex(url)));
   let result = null;
@@ -235,13 +229,21 @@ function follow(url, view, onFork, done) {
       showEvent(view, kind, data, onFork);
     });
   }
+  const bar = el("progress", { class: "run-progress", "aria-label": "the run is going" });
   view.head.dataset.progress = "running";
+  view.head.after(bar);
+  view.root.setAttribute("aria-busy", "true");
+  const finish = () => {
+    delete view.head.dataset.progress;
+    bar.remove();
+    view.root.removeAttribute("aria-busy");
+  };
   source.addEventListener("end", () => {
     source.close();
-    delete view.head.dataset.progress;
+    finish();
     view.head.append(" · done");
     if (done) done(result);
   });
-  source.onerror = () => { if (source.readyState === EventSource.CLOSED && done) done(null); };
+  source.onerror = () => { if (source.readyState === EventSource.CLOSED) { finish(); if (done) done(null); } };
   return source;
 }

@@ -8,6 +8,7 @@ Playwright; `page` fails its test on any uncaught JavaScript error. Screenshots 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -22,6 +23,8 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
+
+from evals.results_log import RESULTS_FILE
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "runs" / "test-artifacts" / "serve"
@@ -62,7 +65,11 @@ def wait_until_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
 
 @pytest.fixture(scope="module")
 def eval_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Return a runs folder holding one real `fif eval` output (mini bundle, hash embedder)."""
+    """Return a runs folder holding one real `fif eval` output (mini bundle, hash embedder)
+    and `mini-b`, the same run with FiF's first hit turned into a miss (`worse_run`).
+
+    The run's index is `<runs>/../mini-index`, which the server serves as `mini`.
+    """
     from corpus_builder.build import BuildOptions, build
     from evals.report import write_report
     from evals.runner import run
@@ -73,7 +80,27 @@ def eval_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = folder / "runs" / "mini"
     summary = run(["dense", "fif"], MINI_BUNDLE, index, out, progress=False)
     write_report(out, MINI_BUNDLE / "questions.jsonl", summary.systems)
+    worse_run(out, folder / "runs" / "mini-b")
     return folder / "runs"
+
+
+def worse_run(run: Path, copy: Path) -> str:
+    """Copy an eval run with FiF's ranking of its first hit emptied; return that qid."""
+    shutil.copytree(run, copy)
+    questions = (MINI_BUNDLE / "questions.jsonl").read_text().splitlines()
+    gold = {q["qid"]: set(q["gold_components"]) for q in map(json.loads, questions)}
+    lines = [json.loads(line) for line in (copy / RESULTS_FILE).read_text().splitlines()]
+    first = next(x for x in lines if x["system"] == "fif" and _ids(x["ranking"]) & gold[x["qid"]])
+    for line in lines:
+        if line["system"] == "fif" and line["qid"] == first["qid"]:
+            line["ranking"] = []
+    (copy / RESULTS_FILE).write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return str(first["qid"])
+
+
+def _ids(ranking: list[object]) -> set[str]:
+    """Return the component ids of a results line's ranking (ids or result objects)."""
+    return {str(r["component_id"]) if isinstance(r, dict) else str(r) for r in ranking}
 
 
 class Server:
@@ -117,10 +144,18 @@ def server(
     eval_runs: Path,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[Server]:
-    """Run `fif serve` on a copy of the sample index and the filing index."""
+    """Run `fif serve` on a copy of the sample index, the filing index and the eval runs' index."""
     index = Path(shutil.copytree(sample_index, tmp_path_factory.mktemp("serve") / "index"))
     filing = Path(shutil.copytree(filing_index, index.parent / "filing"))
-    indices = ["--index", f"sample={index}", "--index", f"filing={filing}"]
+    mini = eval_runs.parent / "mini-index"  # the eval runs' own index
+    indices = [
+        "--index",
+        f"sample={index}",
+        "--index",
+        f"filing={filing}",
+        "--index",
+        f"mini={mini}",
+    ]
     running = Server(indices, eval_runs, index.parent / "serve.log")
     running.start()
     try:

@@ -1,16 +1,19 @@
 """`fif serve` in a real headless browser, as a user works with it.
 
-Search and open a component; ask the agent and read its grounded answer; reload and find the
-same view; fork a run from a middle step and see both branches, with their own answers,
-before and after a server restart; compare three systems; say "not found" for a question
-the corpus cannot answer; open an eval report and a PDF page of a second index; and check
-the main views at 390 px and for labels, keyboard use and contrast.
+Search and open a component; ask the agent, read its grounded answer and its trace tree
+(folded by keyboard, linked to its graph, escalation marked only where the ladder rose);
+reload and find the same view; fork a run from a middle step (a refused edit shows beside
+its field) and see both branches, with their own answers, before and after a server
+restart; compare three systems; say "not found" for a question the corpus cannot answer;
+open an eval report (sort its rows, open a trace on the run's index, put a second run
+beside it) and a PDF page of a second index; and check the main views at 390 px and for
+labels, keyboard use and contrast.
 
 The server runs as `python -m fif serve` on a free loopback port over a copy of the sample
-index (it writes checkpoints next to it) and the filing index, started once for the module
-(and restarted once, by the fork test); Chromium is Debian's, driven by Playwright for
-Python. Screenshots go to `runs/test-artifacts/serve/` (gitignored), and the first paint
-of the page is measured (target: under one second).
+index (it writes checkpoints next to it), the filing index and the eval runs' index,
+started once for the module (and restarted once, by the fork test); Chromium is Debian's,
+driven by Playwright for Python. Screenshots go to `runs/test-artifacts/serve/`
+(gitignored), and the first paint of the page is measured (target: under one second).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import pytest
 pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (dev extra)")
 from playwright.sync_api import Page, expect  # noqa: E402
 
-pytest.register_assert_rewrite("browser_server")  # a plugin of this module
+pytest.register_assert_rewrite("browser_server", "browser_trace")  # helpers of this module
 
 from browser_server import (  # noqa: E402
     ARTIFACTS,
@@ -32,6 +35,14 @@ from browser_server import (  # noqa: E402
     STEP_SECONDS,
     Server,
     shot,
+)
+from browser_trace import (  # noqa: E402
+    a_dot_opens_its_step,
+    a_refused_fork_edit_shows_beside_its_field,
+    escalation_only_where_the_rung_rose,
+    eval_rows_sort_and_trace_on_the_run_index,
+    tree_folds_with_the_keyboard,
+    two_runs_side_by_side,
 )
 
 logger = logging.getLogger(__name__)
@@ -76,8 +87,10 @@ def test_search_ask_a_grounded_answer_and_reload(
     if "Not found" not in answer.inner_text():
         first = cited.first.get_attribute("data-id")
         expect(answer.locator(".cite").first).to_have_attribute("data-cite", first or "")
-    page.locator("#live circle.doc-dot").first.click()  # a dot shows its step in the trace
-    expect(page.locator("#live tr.selected")).to_have_count(1)
+    trace = page.locator("#live")
+    escalation_only_where_the_rung_rose(trace)
+    tree_folds_with_the_keyboard(trace)
+    a_dot_opens_its_step(trace)
     shot(page, "1-ask")
     page.reload()  # the URL names the thread: its trace and answer come back, no second run
     expect(page.locator("#ask-q")).to_have_value(QUESTION)
@@ -93,6 +106,8 @@ def ask(page: Page, question: str) -> None:
     expect(page.locator("#ask-form button[type=submit]")).to_be_disabled(timeout=2_000)
     expect(page.locator("#live .status")).to_contain_text("done", timeout=STEP_SECONDS * 1000)
     expect(page.locator("#ask-form button[type=submit]")).to_be_enabled()
+    expect(page.locator("#live progress")).to_have_count(0)  # the progress state ended with it
+    expect(page.locator("#live .trace-view")).not_to_have_attribute("aria-busy", "true")
 
 
 def search_and_open_a_component(page: Page) -> None:
@@ -129,9 +144,7 @@ def test_a_fork_is_a_branch_with_its_own_answer_that_survives_a_restart(
     middle = traversals.nth(1)
     step = middle.locator("td.num").inner_text()
     middle.get_by_role("button", name=f"Fork from step {step}").click()
-    middle.locator("input[name=max_steps]").fill("0")
-    middle.get_by_role("button", name="Run fork").click()
-    expect(middle.locator(".fork-error")).to_contain_text("budget")  # beside the row
+    a_refused_fork_edit_shows_beside_its_field(middle)
     middle.locator("input[name=subquery]").fill("oldest football club in Albania")
     middle.locator("input[name=max_steps]").fill("2")
     middle.get_by_role("button", name="Run fork").click()
@@ -229,6 +242,8 @@ def open_an_eval_report(page: Page) -> None:
     assert kept and all(qid in shown for shown in kept), kept
     page.fill("#eval-questions input[type=search]", "")
     expect(rows).to_have_count(count)
+    eval_rows_sort_and_trace_on_the_run_index(page)
+    two_runs_side_by_side(page)
     shot(page, "8-evals")
 
 

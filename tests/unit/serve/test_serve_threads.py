@@ -123,6 +123,32 @@ def test_a_fork_before_a_traversal_searches_an_edited_subquery(client: TestClien
         json={"checkpoint_id": planning["checkpoint_id"], "subquery": "flag of Warsaw"},
     )
     assert refused.status_code == 400 and "next node: traverser" in refused.json()["detail"]
+    assert refused.json()["field"] == "subquery"  # the page shows it beside that field
+
+
+def test_a_fork_budget_already_spent_is_refused_naming_its_field(client: TestClient) -> None:
+    thread = client.post("/api/ask", json={"question": QUESTION}).json()["thread_id"]
+    rows = client.get(f"/api/threads/{thread}/checkpoints").json()["checkpoints"]
+    second = [r for r in rows if r["next_nodes"] == ["traverser"]][1]  # after one traversal
+    fork = {"checkpoint_id": second["checkpoint_id"], "max_steps": 1}
+    refused = client.post(f"/api/threads/{thread}/fork", json=fork)
+    assert refused.status_code == 400, refused.text
+    assert refused.json()["field"] == "max_steps" and "at least 2" in refused.json()["detail"]
+    fork["max_steps"] = 0  # out of bounds: pydantic's 422 names the field in `loc`
+    invalid = client.post(f"/api/threads/{thread}/fork", json=fork).json()["detail"]
+    assert invalid[0]["loc"][-1] == "max_steps"
+
+
+def test_every_system_logs_named_steps_with_rungs_or_found_components(client: TestClient) -> None:
+    asked = client.post("/api/runs", json={"question": QUESTION, "system": "fif"}).json()
+    steps = [e["data"] for e in sse(client, asked["events"]) if e["event"] == "step"]
+    rungs = [s["record"]["rung"] for s in steps if "record" in s]
+    assert rungs == sorted(rungs) and rungs[0] < rungs[-1]  # a failing subquery escalates
+    started = client.post("/api/runs", json={"question": QUESTION, "system": "ircot"}).json()
+    steps = [e["data"] for e in sse(client, started["events"]) if e["event"] == "step"]
+    assert {"retriever", "reasoner"} <= {s["node"] for s in steps}
+    first = steps[0]
+    assert first["subquery"] == QUESTION and first["components"] and first["document_ids"]
 
 
 def test_fork_and_replay_errors_are_4xx_with_reasons(client: TestClient) -> None:
