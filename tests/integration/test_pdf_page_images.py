@@ -83,6 +83,8 @@ def test_regions_and_the_textless_page_get_image_vectors_and_are_found(
     index.manifest = index.manifest.model_copy(update={"image_calibration": lifted})
     top = dense_search(index, "Who discovered radium?", "component", k=3)[0]
     assert top.node_id in stored and top.score == pytest.approx(0.99, abs=1e-3)
+    hop = index.similarities("component", index.embed_query("Who discovered radium?"), stored)
+    assert all(score == pytest.approx(0.99, abs=1e-3) for score in hop.values())  # FiF's hops
 
     again = build(report_pdfs, index_dir, _options(tiny_clip))
     assert (again.options["page_images"], again.options["pages_rendered"]) == (3, 0)
