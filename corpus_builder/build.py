@@ -25,6 +25,8 @@ from corpus_builder.embed_stage import EmbedStats, IncrementalIndexer
 from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
 from corpus_builder.ingest import corpus_info, read_corpus
 from corpus_builder.layer_items import embed_items, image_embed, image_items, sparse_items
+from corpus_builder.page_images import PAGE_IMAGES, render_documents
+from corpus_builder.pdf_image_items import pdf_image_items
 from corpus_builder.pdf_ocr import OCR_CACHE, OcrOptions
 from corpus_builder.ray_embed import ray_embedder
 from corpus_builder.ray_parse import ray_read_corpus
@@ -118,7 +120,7 @@ def _build(corpus: Path, index_dir: Path, options: BuildOptions) -> Manifest:
     }
     manifest.summaries = run.counts
     parsed = _Parsed(documents, subcomponents, run.summaries, graph)
-    stats = _index(index_dir, manifest, parsed, (text_embedder, image_embedder), options)
+    stats = _index(index_dir, manifest, parsed, (text_embedder, image_embedder), options, report)
     clock.timings.update(embed=stats.embed_seconds, index=stats.index_seconds)
     _index_words(index_dir, manifest, parsed, options.rebuild, clock)
     with clock.stage("vectors"):  # the copy is read back from Chroma: it must come last
@@ -221,6 +223,7 @@ def _index(
     parsed: _Parsed,
     embedders: tuple[Embedder, Embedder | None],
     options: BuildOptions,
+    report: IngestReport,
 ) -> EmbedStats:
     """Sync every layer collection; with image vectors, calibrate their scores too."""
     text, image = embedders
@@ -243,12 +246,18 @@ def _index(
     if image is not None:
         if not isinstance(image, ImageEmbedder):
             raise ConfigError(f"{image.model_id} cannot embed images; use clip:<local folder>")
-        indexer.sync(
-            "image", image_items(documents, subcomponents), image, embed=image_embed(image)
-        )
+        started = time.perf_counter()
+        pages = render_documents(documents, index_dir / PAGE_IMAGES, report)
+        manifest.options.update(page_images=len(pages.pages), pages_rendered=pages.rendered)
+        items = image_items(documents, subcomponents) + pdf_image_items(documents, pages.pages)
+        stats.index_seconds += time.perf_counter() - started
+        indexer.sync("image", items, image, embed=image_embed(image))
+        has_images = has_images or bool(pages.pages)
         manifest.images_indexed_via = "image-embedder" if has_images else "none"
         started = time.perf_counter()
-        manifest.image_calibration = estimate_calibration(graph, layers, text, image)
+        manifest.image_calibration = estimate_calibration(
+            graph, layers, text, image, [item.node_id for item in items]
+        )
         stats.index_seconds += time.perf_counter() - started
     else:
         manifest.images_indexed_via = "caption-text" if has_images else "none"

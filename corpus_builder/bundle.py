@@ -79,6 +79,8 @@ class DocumentRecord(BaseModel):
     """Optional path, inside the bundle folder, of the file the document was read from (a
     PDF): the index records it, so `fif serve` shows its pages whatever built the index."""
     filing: dict[str, Any] = Field(default_factory=dict)
+    textless_pages: list[int] = Field(default_factory=list)
+    """Optional zero-indexed pages of a PDF without a text layer (before any OCR)."""
 
 
 def read_bundle(corpus_file: Path, report: IngestReport, guard: ImageGuard) -> Iterator[Document]:
@@ -120,7 +122,7 @@ def _to_document(
         source = _source_file(record.source_file, guard.root, where, report)
     return Document(
         doc_id, title, record.url, tuple(components), source, facts, record.page_count,
-        record.filing,
+        record.filing, tuple(record.textless_pages),
     )  # fmt: skip
 
 

@@ -97,16 +97,31 @@ def calibration_from_sims(text_sims: np.ndarray, image_sims: np.ndarray) -> Scor
 
 
 def estimate_calibration(
-    graph: LayeredGraph, layers: ChromaLayers, text: Embedder, image: Embedder
+    graph: LayeredGraph,
+    layers: ChromaLayers,
+    text: Embedder,
+    image: Embedder,
+    image_nodes: Sequence[str] | None = None,
 ) -> ScoreCalibration | None:
     """Estimate the calibration of an index from fixed-seed samples (see the module doc).
 
     Costs one batch of PROBES texts per text tower and reading at most 2 × REFERENCE_NODES
     stored vectors; returns None when the index holds no image vectors.
+
+    Args:
+        graph: The index's graph (probe texts, text nodes).
+        layers: Its stored vectors.
+        text: The text embedder.
+        image: The image embedder.
+        image_nodes: The nodes with image vectors, when the builder knows them (a PDF
+            page's vector may sit on a paragraph); else the graph's images and regions.
     """
     rng = np.random.default_rng(SEED)
     nodes = sorted(n for layer in (1, 2) for n in graph.nodes_at(layer))
-    images = [n for n in nodes if graph.node(n).kind in IMAGE_KINDS]
+    if image_nodes is None:
+        images = [n for n in nodes if graph.node(n).kind in IMAGE_KINDS]
+    else:
+        images = sorted(set(image_nodes))
     image_ids, image_matrix = _stored(layers, ["image"], _sample(rng, images, REFERENCE_NODES))
     written = [n for n in nodes if graph.node(n).text.strip()]
     probes = _sample(rng, [n for n in written if n not in set(images)] or written, PROBES)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import string
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tiny_clip import save_tiny_clip
 
 from corpus_builder.build import BuildOptions, build
 from tools.calibration import ScoreCalibration
@@ -24,40 +24,7 @@ IMAGE_NODES = ["warsaw::i0", *(f"warsaw::i0::o{n}" for n in range(4))]
 def tiny_clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Save a randomly initialised CLIP with a character-level tokenizer (nothing downloaded)."""
     transformers = pytest.importorskip("transformers")
-    folder = tmp_path_factory.mktemp("tiny_clip")
-    vocab = {"<|startoftext|>": 0, "<|endoftext|>": 1}
-    for char in string.ascii_letters + string.digits + string.punctuation:
-        vocab.setdefault(char, len(vocab))
-        vocab.setdefault(f"{char}</w>", len(vocab))
-    tokenizer = transformers.CLIPTokenizer(vocab=vocab, merges=[])
-    images = transformers.CLIPImageProcessor(
-        size={"shortest_edge": 32}, crop_size={"height": 32, "width": 32}
-    )
-    config = transformers.CLIPConfig(
-        text_config={
-            "vocab_size": len(vocab),
-            "hidden_size": 32,
-            "intermediate_size": 64,
-            "num_hidden_layers": 1,
-            "num_attention_heads": 2,
-            "max_position_embeddings": 77,
-            "bos_token_id": 0,
-            "eos_token_id": 1,
-            "pad_token_id": 1,
-        },
-        vision_config={
-            "hidden_size": 32,
-            "intermediate_size": 64,
-            "num_hidden_layers": 1,
-            "num_attention_heads": 2,
-            "image_size": 32,
-            "patch_size": 8,
-        },
-        projection_dim=16,
-    )
-    transformers.CLIPModel(config).save_pretrained(folder)
-    transformers.CLIPProcessor(image_processor=images, tokenizer=tokenizer).save_pretrained(folder)
-    return folder
+    return save_tiny_clip(transformers, tmp_path_factory.mktemp("tiny_clip"))
 
 
 def test_images_and_regions_are_indexed_by_the_image_embedder(

@@ -222,3 +222,15 @@ def test_mini_bundle_questions_point_at_its_components() -> None:
     for question in questions:
         assert set(question["gold_components"]) <= components, question["qid"]
         assert set(question["gold_docs"]) == {c.split("::")[0] for c in question["gold_components"]}
+
+
+def test_a_pdf_documents_textless_pages_are_read_back(tmp_path: Path) -> None:
+    record = {
+        "doc_id": "deck",
+        "page_count": 3,
+        "textless_pages": [1, 2],
+        "components": [{"component_id": "deck::p0", "type": "paragraph", "text": "Slides"}],
+    }
+    (tmp_path / "corpus.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    docs, report = read(tmp_path)
+    assert report.skipped == [] and docs["deck"].textless_pages == (1, 2)
