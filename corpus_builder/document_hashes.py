@@ -24,8 +24,14 @@ DOCUMENTS_FILE = "documents.json"
 
 
 def document_hash(document: Document) -> str:
-    """Return a digest of everything the build reads from a document."""
-    content = json.dumps(dataclasses.asdict(document), sort_keys=True, default=str)
+    """Return a digest of everything the build indexes from a document.
+
+    Its `source` (file and line, for messages) is left out: a document that moved to
+    another line of the corpus file is the same document.
+    """
+    fields = dataclasses.asdict(document)
+    fields.pop("source", None)
+    content = json.dumps(fields, sort_keys=True, default=str)
     return hashlib.sha256(content.encode()).hexdigest()[:32]
 
 
