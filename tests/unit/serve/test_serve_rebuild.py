@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -50,3 +52,44 @@ def test_serve_reads_the_opened_version_during_a_build_and_reopens_after_it(
         assert after.status_code == 200 and after.json()["results"]
         assert entry.index is not opened and entry.stamp == build_stamp(index)
         assert entry.index.data_dir == live_dir(index)
+
+
+NEW_PAGE = {
+    "doc_id": "zorblatt_tower",
+    "title": "Zorblatt Tower",
+    "url": "https://example.org/Zorblatt_Tower",
+    "components": [
+        {
+            "component_id": "zorblatt_tower::p0",
+            "type": "paragraph",
+            "text": "Zorblatt Tower is a radio mast near Warsaw, finished in 1974.",
+            "links": ["warsaw"],
+        }
+    ],
+}
+
+
+def test_searches_during_an_update_all_answer_and_then_see_the_new_page(
+    mini_bundle: Path, tmp_path: Path, hash_build: Callable[..., object]
+) -> None:
+    index = tmp_path / "index"
+    hash_build(mini_bundle, index)
+    corpus = mini_bundle / "corpus.jsonl"
+    corpus.write_text(corpus.read_text() + json.dumps(NEW_PAGE) + "\n")
+    settings = ServeSettings((ServedIndexSpec("mini", index),)).checked()
+    params = {"q": "Zorblatt radio mast", "mode": "sparse"}
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
+        update = threading.Thread(
+            target=hash_build, args=(mini_bundle, index), kwargs={"update": True}
+        )
+        statuses, during = [], 0
+        update.start()
+        while update.is_alive() or not statuses:
+            writing = being_written(index)
+            response = client.get("/api/search", params=params)
+            statuses.append(response.status_code)
+            during += writing and being_written(index)
+        update.join()
+        assert set(statuses) == {200} and during > 0, (statuses, during)
+        after = client.get("/api/search", params=params).json()["results"]
+        assert after and after[0]["doc_id"] == "zorblatt_tower"
