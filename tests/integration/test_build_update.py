@@ -105,7 +105,7 @@ def same_layers(updated: CorpusIndex, full: CorpusIndex) -> None:
         assert np.allclose(
             np.stack([mine[i] for i in ids]), np.stack([other[i] for i in ids]), atol=1e-5
         ), layer
-        assert read_mirror(updated.data_dir, layer, updated.manifest.vectors_token), layer
+        assert read_mirror(live_dir(updated.index_dir), layer, updated.manifest.vectors_token)
         copied = updated.cache.matrix(layer, ids)  # the patched numpy copy, row for row
         assert np.array_equal(copied[1], np.stack([mine[i] for i in copied[0]])), layer
 
