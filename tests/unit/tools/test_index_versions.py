@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tools.atomic_file import write_text_atomically
 from tools.errors import IndexNotFoundError
 from tools.index_versions import (
     CURRENT,
@@ -69,3 +70,12 @@ def test_update_needs_a_finished_index(tmp_path: Path) -> None:
     (tmp_path / "manifest.json").write_text('{"complete": false}')
     with pytest.raises(IndexNotFoundError):
         check_updatable(tmp_path)
+
+
+def test_an_atomic_write_to_a_top_level_name_writes_the_live_version(tmp_path: Path) -> None:
+    staging = start_version(tmp_path)
+    write_products(staging, "one")
+    publish(tmp_path, staging)
+    write_text_atomically(tmp_path / "manifest.json", '{"complete": false}')
+    assert (tmp_path / "manifest.json").is_symlink()
+    assert (staging / "manifest.json").read_text() == '{"complete": false}'
