@@ -66,7 +66,9 @@ def start_version(index_dir: Path) -> Path:
     """Return the staging folder a build writes: the next version, holding a copy of the live.
 
     A staging folder left by a build that stopped (newer than the live version) is taken
-    up as it is, so a killed build resumes where it stopped.
+    up as it is, so a killed build resumes where it stopped. The copy is made under a
+    temporary name and renamed when whole, so a build killed mid-copy leaves no half copy
+    to resume from.
     """
     index_dir.mkdir(parents=True, exist_ok=True)
     live = live_dir(index_dir)
@@ -76,13 +78,16 @@ def start_version(index_dir: Path) -> Path:
         return found[-1]
     number = int(found[-1].name[1:]) + 1 if found else 1
     staging = index_dir / f"v{number:06d}"
-    staging.mkdir()
+    copying = index_dir / f".{staging.name}.copying"
+    shutil.rmtree(copying, ignore_errors=True)  # a copy a killed build left half made
+    copying.mkdir()
     for name in PRODUCTS:
         source = live / name
         if source.is_dir():
-            shutil.copytree(source, staging / name, symlinks=False)
+            shutil.copytree(source, copying / name, symlinks=False)
         elif source.is_file():
-            shutil.copy2(source, staging / name)
+            shutil.copy2(source, copying / name)
+    copying.rename(staging)
     return staging
 
 

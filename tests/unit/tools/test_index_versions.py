@@ -79,3 +79,15 @@ def test_an_atomic_write_to_a_top_level_name_writes_the_live_version(tmp_path: P
     write_text_atomically(tmp_path / "manifest.json", '{"complete": false}')
     assert (tmp_path / "manifest.json").is_symlink()
     assert (staging / "manifest.json").read_text() == '{"complete": false}'
+
+
+def test_a_copy_a_killed_build_left_half_made_is_made_again(tmp_path: Path) -> None:
+    staging = start_version(tmp_path)
+    write_products(staging, "one")
+    publish(tmp_path, staging)
+    half = tmp_path / ".v000002.copying"
+    half.mkdir()
+    (half / "graph.json").write_text("half")
+    again = start_version(tmp_path)
+    assert again.name == "v000002" and (again / "graph.json").read_text() == "one"
+    assert not half.exists()
