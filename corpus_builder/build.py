@@ -21,7 +21,7 @@ from typing import cast
 
 from corpus_builder.build_options import BuildOptions
 from corpus_builder.contextual import ContextualEmbedding, contextual_documents, sentence_vectors
-from corpus_builder.document_hashes import DOCUMENTS_FILE, record_documents
+from corpus_builder.document_hashes import DOCUMENTS_FILE, document_changes, save_hashes
 from corpus_builder.embed_stage import EmbedStats, IncrementalIndexer
 from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
 from corpus_builder.ingest import corpus_info, read_corpus
@@ -104,7 +104,7 @@ def _build(corpus: Path, index_dir: Path, options: BuildOptions) -> tuple[Manife
         target = start_version(index_dir)
     with clock.stage("parse"):
         kind, documents, info = _parse(corpus, index_dir, options, report)
-        changed = record_documents(documents, target / DOCUMENTS_FILE)
+        hashes, changed = document_changes(documents, target / DOCUMENTS_FILE)
     with clock.stage("split"):
         sentences = target / SENTENCES_FILE
         subcomponents = split_with_store(documents, options.region_proposer, sentences)
@@ -143,6 +143,7 @@ def _build(corpus: Path, index_dir: Path, options: BuildOptions) -> tuple[Manife
         )
     clock.timings["total"] = time.perf_counter() - started
     _finish_manifest(manifest, report, stats, clock.timings)
+    save_hashes(target / DOCUMENTS_FILE, hashes)
     manifest.save(target)
     return manifest, target
 

@@ -69,10 +69,15 @@ def changes(before: dict[str, str] | None, after: dict[str, str]) -> dict[str, i
     }
 
 
-def record_documents(documents: list[Document], path: Path) -> dict[str, int]:
-    """Store the corpus's document hashes at `path`; return what changed since the last."""
+def document_changes(
+    documents: list[Document], path: Path
+) -> tuple[dict[str, str], dict[str, int]]:
+    """Return the corpus's document hashes and what changed since those stored at `path`.
+
+    The caller saves the hashes (`save_hashes`) once its build has finished, so a build
+    that stopped and resumes still counts the changes against the last finished one.
+    """
     hashes = {document.doc_id: document_hash(document) for document in documents}
     counted = changes(load_hashes(path), hashes)
-    save_hashes(path, hashes)
     logger.info("documents: %s", ", ".join(f"{n} {what}" for what, n in counted.items()))
-    return counted
+    return hashes, counted
