@@ -21,12 +21,12 @@ from typing import cast
 
 from corpus_builder.build_options import BuildOptions
 from corpus_builder.contextual import ContextualEmbedding, contextual_documents, sentence_vectors
+from corpus_builder.document_hashes import DOCUMENTS_FILE, document_changes, save_hashes
 from corpus_builder.embed_stage import EmbedStats, IncrementalIndexer
 from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
+from corpus_builder.image_layer import sync_image_layer
 from corpus_builder.ingest import corpus_info, read_corpus
-from corpus_builder.layer_items import embed_items, image_embed, image_items, sparse_items
-from corpus_builder.page_images import PAGE_IMAGES, render_documents
-from corpus_builder.pdf_image_items import pdf_image_items
+from corpus_builder.layer_items import embed_items, sparse_items
 from corpus_builder.pdf_ocr import OCR_CACHE, OcrOptions
 from corpus_builder.ray_embed import ray_embedder
 from corpus_builder.ray_parse import ray_read_corpus
@@ -35,22 +35,21 @@ from corpus_builder.sentence_store import SENTENCES_FILE, split_with_store
 from corpus_builder.summary_store import summarize_documents
 from corpus_builder.triplet_kb import sync_triplet_kb
 from state.corpus import Document, IngestReport, Subcomponent
-from tools.calibration import estimate_calibration
 from tools.component_terms import sync_component_terms
 from tools.embedders import (
     ContextEmbedder,
     Embedder,
-    ImageEmbedder,
     load_embedder,
 )
-from tools.errors import ConfigError, CorpusFormatError, IndexMismatchError
+from tools.errors import CorpusFormatError, IndexMismatchError
 from tools.index import INDEX_LAYERS, ChromaLayers, collection_prefix
 from tools.index_lock import writer_lock
+from tools.index_versions import check_updatable, publish, start_version
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, CorpusInfo, EmbedderInfo, Manifest, Problem
 from tools.ray_cluster import ray_session
 from tools.sparse_index import sync_sparse_layers
-from tools.vector_mirror import write_mirror
+from tools.vector_mirror import update_mirror
 
 logger = logging.getLogger(__name__)
 
@@ -80,38 +79,51 @@ class _Clock:
 def build(corpus: Path, index_dir: Path, options: BuildOptions | None = None) -> Manifest:
     """Build (or bring up to date) the index of a corpus and return its manifest.
 
-    The index folder's writer lock is held throughout (tools.index_lock).
+    The index folder's writer lock is held throughout (tools.index_lock). The build writes
+    a staging copy of the live version and publishes it at the end (tools.index_versions),
+    so readers see the old index until then. With `options.update`, an index must exist.
 
     Raises:
         IndexBusyError: If another build is writing the same folder.
+        IndexNotFoundError: If `options.update` is set and there is no index to update.
     """
     options = options or BuildOptions()
     if options.triplets is not None:  # before anything is written: never a half-built index
         options.triplets.check()
     with writer_lock(index_dir), ray_session(options.ray):
-        return _build(corpus, index_dir, options)
+        if options.update:
+            check_updatable(index_dir)
+        manifest, staging = _build(corpus, index_dir, options)
+        publish(index_dir, staging)
+        return manifest
 
 
-def _build(corpus: Path, index_dir: Path, options: BuildOptions) -> Manifest:
+def _build(corpus: Path, index_dir: Path, options: BuildOptions) -> tuple[Manifest, Path]:
+    """Build into a staging version of `index_dir` (tools.index_versions); return both."""
     clock, report = _Clock(), IngestReport()
     started = time.perf_counter()
+    with clock.stage("copy"):
+        target = start_version(index_dir)
     with clock.stage("parse"):
         kind, documents, info = _parse(corpus, index_dir, options, report)
+        hashes, changed = document_changes(documents, target / DOCUMENTS_FILE)
     with clock.stage("split"):
-        sentences = index_dir / SENTENCES_FILE
+        sentences = target / SENTENCES_FILE
         subcomponents = split_with_store(documents, options.region_proposer, sentences)
     with clock.stage("summarize"):
-        run = summarize_documents(documents, options.summarizer, index_dir / SUMMARIES_FILE)
+        run = summarize_documents(documents, options.summarizer, target / SUMMARIES_FILE)
     mentions = options.link_mentions == "on" or (
         options.link_mentions == "auto" and not has_hyperlinks(documents)
     )
     with clock.stage("graph"):
         graph = build_layered_graph(documents, subcomponents, run.summaries, report, mentions)
-        graph.save(index_dir / GRAPH_FILE)
+        graph.save(target / GRAPH_FILE)
     text_embedder, image_embedder = _load_embedders(options)
-    previous = Manifest.load(index_dir) if (index_dir / "manifest.json").is_file() else None
+    previous = Manifest.load(target) if (target / "manifest.json").is_file() else None
     options = _follow_embedder_change(index_dir, previous, options, text_embedder)
     manifest = _start_manifest(index_dir, previous, options, info, text_embedder, image_embedder)
+    manifest.save(target)  # complete=False until the last stage finishes
+    manifest.documents = changed
     manifest.counts = graph.counts()
     manifest.options = {
         "link_mentions": mentions,
@@ -120,16 +132,21 @@ def _build(corpus: Path, index_dir: Path, options: BuildOptions) -> Manifest:
     }
     manifest.summaries = run.counts
     parsed = _Parsed(documents, subcomponents, run.summaries, graph)
-    stats = _index(index_dir, manifest, parsed, (text_embedder, image_embedder), options, report)
+    embedders = (text_embedder, image_embedder)
+    indexer = _index((index_dir, target), manifest, parsed, embedders, options, report)
+    stats = indexer.stats
     clock.timings.update(embed=stats.embed_seconds, index=stats.index_seconds)
-    _index_words(index_dir, manifest, parsed, options.rebuild, clock)
+    _index_words(target, manifest, parsed, options.rebuild, clock)
     with clock.stage("vectors"):  # the copy is read back from Chroma: it must come last
-        layers = ChromaLayers.open(index_dir, options.chroma_url, manifest.name)
-        manifest.vectors_token = write_mirror(index_dir, layers)
+        previous_token = previous.vectors_token if previous and previous.complete else None
+        manifest.vectors_token = update_mirror(
+            target, indexer.layers, indexer.synced, previous_token, indexer.written
+        )
     clock.timings["total"] = time.perf_counter() - started
     _finish_manifest(manifest, report, stats, clock.timings)
-    manifest.save(index_dir)
-    return manifest
+    save_hashes(target / DOCUMENTS_FILE, hashes)
+    manifest.save(target)
+    return manifest, target
 
 
 def _parse(
@@ -213,22 +230,25 @@ def _start_manifest(
         manifest.image_embedder = EmbedderInfo(
             spec=options.image_embedder or "", model_id=image.model_id, dim=image.dim
         )
-    manifest.save(index_dir)  # complete=False until the last stage finishes
     return manifest
 
 
 def _index(
-    index_dir: Path,
+    dirs: tuple[Path, Path],
     manifest: Manifest,
     parsed: _Parsed,
     embedders: tuple[Embedder, Embedder | None],
     options: BuildOptions,
     report: IngestReport,
-) -> EmbedStats:
-    """Sync every layer collection; with image vectors, calibrate their scores too."""
-    text, image = embedders
+) -> IncrementalIndexer:
+    """Sync every layer collection of the staging folder; calibrate image scores too.
+
+    `dirs` is the index folder (its triplet store and page images stay there) and the
+    staging folder.
+    """
+    (index_dir, target), text = dirs, embedders[0]
     documents, subcomponents, graph = parsed.documents, parsed.subcomponents, parsed.graph
-    layers = ChromaLayers.open(index_dir, options.chroma_url, manifest.name)
+    layers = ChromaLayers.open(target, options.chroma_url, manifest.name)
     if options.rebuild:
         for layer in INDEX_LAYERS:
             layers.drop(layer)
@@ -242,29 +262,13 @@ def _index(
     indexer.sync("subcomponent", subs, text, embed=embed)
     indexer.sync("component", comps, text, embed=embed)
     indexer.sync("document", docs, text, embed=embed)
-    has_images = any(c.image_path for d in documents for c in d.components)
-    if image is not None:
-        if not isinstance(image, ImageEmbedder):
-            raise ConfigError(f"{image.model_id} cannot embed images; use clip:<local folder>")
-        started = time.perf_counter()
-        pages = render_documents(documents, index_dir / PAGE_IMAGES, report)
-        manifest.options.update(page_images=len(pages.pages), pages_rendered=pages.rendered)
-        items = image_items(documents, subcomponents) + pdf_image_items(documents, pages.pages)
-        stats.index_seconds += time.perf_counter() - started
-        indexer.sync("image", items, image, embed=image_embed(image))
-        has_images = has_images or bool(pages.pages)
-        manifest.images_indexed_via = "image-embedder" if has_images else "none"
-        started = time.perf_counter()
-        manifest.image_calibration = estimate_calibration(
-            graph, layers, text, image, [item.node_id for item in items]
-        )
-        stats.index_seconds += time.perf_counter() - started
-    else:
-        manifest.images_indexed_via = "caption-text" if has_images else "none"
+    sync_image_layer(
+        indexer, (index_dir, manifest, report), (documents, subcomponents, graph), embedders
+    )
     manifest.triplets = sync_triplet_kb(
         indexer, index_dir, documents, subcomponents, text, options.triplets
     )
-    return stats
+    return indexer
 
 
 def _finish_manifest(

@@ -24,6 +24,8 @@ class BuildOptions:
     name: str | None = None
     link_mentions: Literal["auto", "on", "off"] = "auto"
     rebuild: bool = False
+    update: bool = False
+    """Refuse to start without a finished index to update (`fif build --update`)."""
     allow_download: bool = False
     show_progress: bool = True
     summarizer: Summarizer = field(default_factory=ExtractiveSummarizer)

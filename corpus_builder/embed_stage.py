@@ -88,6 +88,10 @@ class IncrementalIndexer:
         self.show_progress = show_progress
         self._known: dict[str, tuple[IndexLayer, str]] = {}
         """content hash -> (layer, node id) of a vector already stored."""
+        self.synced: dict[IndexLayer, list[str]] = {}
+        """The node ids each synced layer holds now."""
+        self.written: dict[IndexLayer, set[str]] = {}
+        """The node ids whose vectors this build wrote, by layer."""
 
     def sync(
         self,
@@ -107,6 +111,7 @@ class IncrementalIndexer:
         for node_id, meta in stored.items():
             self._known.setdefault(str(meta.get("hash", "")), (layer, node_id))
         wanted = {item.node_id for item in items}
+        self.synced[layer] = [item.node_id for item in items]
         stale = [node_id for node_id in stored if node_id not in wanted]
         if stale:
             self.layers.delete(layer, stale)
@@ -203,6 +208,7 @@ class IncrementalIndexer:
             for item, digest in picked
         ]
         self.layers.upsert(layer, ids, matrix, metadatas)
+        self.written.setdefault(layer, set()).update(ids)
         for item, digest in picked:
             self._known.setdefault(digest, (layer, item.node_id))
         self.stats.index_seconds += time.perf_counter() - started

@@ -27,6 +27,7 @@ class BuildChoices:
     chroma_url: str | None = None
     link_mentions: str = "auto"
     rebuild: bool = False
+    update: bool = False
     allow_download: bool = False
     progress: bool = True
     summaries: str = "extractive"
@@ -71,6 +72,7 @@ def build_options(choices: BuildChoices) -> BuildOptions:
         chroma_url=choices.chroma_url,
         link_mentions=choices.link_mentions,  # type: ignore[arg-type]
         rebuild=choices.rebuild,
+        update=choices.update,
         allow_download=choices.allow_download,
         show_progress=choices.progress,
         summarizer=load_summarizer(choices.summaries, RunSettings.from_env(llm)),

@@ -79,6 +79,9 @@ def build(
     chroma_url: ChromaOpt = None,
     link_mentions: Annotated[str, typer.Option(help="auto|on|off: title-mention links.")] = "auto",
     rebuild: Annotated[bool, typer.Option("--rebuild/--no-rebuild")] = False,
+    update: Annotated[
+        bool, typer.Option("--update", help="Update an existing index (docs/updating.md).")
+    ] = False,
     allow_download: Annotated[bool, typer.Option("--allow-download/--offline")] = False,
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
     summaries: Annotated[str, typer.Option(help="extractive | openai | local")] = "extractive",

@@ -103,6 +103,7 @@ def build_summary(console: Console, errors: Console, manifest: Manifest) -> None
     )
     table.add_row("images indexed via", manifest.images_indexed_via)
     table.add_row("counts", ", ".join(f"{k}={v}" for k, v in manifest.counts.items()))
+    table.add_row("documents", ", ".join(f"{k}={v}" for k, v in manifest.documents.items()))
     table.add_row("embedding", ", ".join(f"{k}={v}" for k, v in manifest.embedding.items()))
     table.add_row("timings (s)", ", ".join(f"{k}={v:.1f}" for k, v in manifest.timings.items()))
     table.add_row("unresolved links", str(manifest.unresolved_links))

@@ -39,7 +39,7 @@ class ServedIndex:
     logs: EventLogs = field(default_factory=EventLogs)
     quota: RunQuota = field(default_factory=RunQuota)
     """Runs going per client; the app gives every index of a server the same one."""
-    stamp: tuple[int, int] | None = None
+    stamp: tuple[str, int, int] | None = None
     """The manifest's stamp when the index was opened (tools.index_lock.build_stamp)."""
 
     def __post_init__(self) -> None:
@@ -90,15 +90,18 @@ class Served:
     _reloading: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def current(self, entry: ServedIndex) -> ServedIndex:
-        """Return the entry ready to read: refused during a build, reopened after one.
+        """Return the entry ready to read: the version it opened, or the one a build published.
+
+        A build writes a staging version (tools.index_versions), so reads go on from the
+        opened one meanwhile; only vectors on a Chroma server are written in place.
 
         Raises:
-            IndexBusyError: If a build is writing the index folder now (HTTP 503).
+            IndexBusyError: If a build is writing the Chroma server's collections (HTTP 503).
         """
-        if being_written(entry.path):
+        if entry.index.manifest.chroma_url and being_written(entry.path):
             raise IndexBusyError(
-                f"index {entry.name!r} is being rebuilt; retry in a few seconds (this server "
-                "reopens it when the build finishes)"
+                f"index {entry.name!r} is being rebuilt on its Chroma server; retry in a few "
+                "seconds (this server reopens it when the build finishes)"
             )
         if build_stamp(entry.path) != entry.stamp:
             with self._reloading:
@@ -107,7 +110,7 @@ class Served:
         return entry
 
     def _reload(self, changed: ServedIndex) -> None:
-        """Reopen a rebuilt index; the others are re-shared (the open-index cache was reset)."""
+        """Open a newly published index; the others are re-shared (the open cache was reset)."""
         stamp = build_stamp(changed.path)
         changed.index = reopen_index(changed.path)
         changed.index.queries.start_helper()

@@ -33,7 +33,9 @@ def atomic_open(path: Path) -> Iterator[TextIO]:
 
     The temp file sits beside the target (so the rename stays on one file system) under a
     unique name (so concurrent writers never share it), and is removed if the block fails.
+    A symlink is written through (an index folder's top level links into its live version).
     """
+    path = _through_link(path)
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
     try:
         with tmp.open("x", encoding="utf-8") as handle:
@@ -41,6 +43,11 @@ def atomic_open(path: Path) -> Iterator[TextIO]:
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _through_link(path: Path) -> Path:
+    """Return the file a symlink names (itself if not one), so a write replaces the target."""
+    return path.resolve() if path.is_symlink() else path
 
 
 def write_text_atomically(path: Path, text: str) -> None:
@@ -51,6 +58,7 @@ def write_text_atomically(path: Path, text: str) -> None:
 
 def write_npz_atomically(path: Path, meta: dict[str, Any], **arrays: np.ndarray) -> None:
     """Replace `path` with an .npz archive of `arrays` and a JSON `meta` header, atomically."""
+    path = _through_link(path)
     tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp.npz")
     header = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
     try:

@@ -1,9 +1,7 @@
 """Open a built index once: manifest, layered graph, Chroma layers and the matching embedders.
 
-Exact scoring of known nodes goes through `similarities` (one query) or
-`fold_image_scores` (a matrix of queries), and global search adds `image_hits`: with an
-image embedder these fold calibrated image-layer scores into the text scores
-(tools.image_scores); without one they are the text-layer cosines, at no extra cost.
+Exact scoring goes through `similarities` / `fold_image_scores`, global search adds
+`image_hits`: calibrated image-layer scores folded into the text ones (tools.image_scores).
 """
 
 from __future__ import annotations
@@ -26,6 +24,7 @@ from tools.embedders import Embedder, embed_each, load_embedder
 from tools.errors import IndexMismatchError, IndexNotFoundError
 from tools.image_scores import ImageScores, vector_key
 from tools.index import ChromaLayers, Hit, IndexLayer
+from tools.index_versions import live_dir
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, Manifest
 from tools.query_vectors import CACHE_LIMIT, QueryVectors
@@ -56,20 +55,23 @@ class CorpusIndex:
     _twins: dict[bytes, np.ndarray] = field(default_factory=dict, repr=False)
     """Text-space query vector (its bytes) -> the same query in the image space."""
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False)
-    """What loads on first use (the image scorer, the BM25 layers), shared with scoped views."""
+    """What loads on first use (image scorer, BM25 layers, terms), shared with scoped views."""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    data_dir: Path | None = None
+    """The version folder it reads (tools.index_versions); None: `index_dir` itself."""
 
     @classmethod
     def open(cls, index_dir: Path, chroma_url: str | None = None) -> CorpusIndex:
-        """Open an index, refusing incomplete builds and embedder mismatches."""
-        manifest = Manifest.load(index_dir)
+        """Open the live version of an index (read whole from it, also what loads later)."""
+        data = live_dir(index_dir)
+        manifest = Manifest.load(data)
         if not manifest.complete:
             raise IndexNotFoundError(
                 f"{index_dir}: the last build did not finish; re-run `fif build CORPUS "
                 f"--index {index_dir}` (it resumes where it stopped)"
             )
-        graph = LayeredGraph.load(index_dir / GRAPH_FILE)
-        layers = ChromaLayers.open(index_dir, chroma_url or manifest.chroma_url, manifest.name)
+        graph = LayeredGraph.load(data / GRAPH_FILE)
+        layers = ChromaLayers.open(data, chroma_url or manifest.chroma_url, manifest.name)
         text = query_embedder(manifest.text_embedder.spec)
         if text.dim != manifest.text_embedder.dim:
             raise IndexMismatchError(
@@ -86,20 +88,19 @@ class CorpusIndex:
         image = None
         if manifest.image_embedder is not None:
             image = load_embedder(manifest.image_embedder.spec)
-        cache = VectorCache(layers, graph, layer_reader(index_dir, layers, manifest.vectors_token))
+        cache = VectorCache(layers, graph, layer_reader(data, layers, manifest.vectors_token))
         # image scoring keeps each text query's image twin, which only this process makes
         spec = manifest.text_embedder.spec
         helper = None if image else embed_helper(spec, text.model_id, text.dim)
-        queries = QueryVectors(helper)
-        return cls(index_dir, manifest, graph, layers, text, image, cache, queries=queries)
+        found = cls(index_dir, manifest, graph, layers, text, image, cache, data_dir=data)
+        found.queries = QueryVectors(helper)
+        return found
 
     def scoped(self, doc_ids: Sequence[str] | None) -> CorpusIndex:
         """Return a view of this index whose searches stay inside `doc_ids` (None: all).
 
-        The view shares the graph, the stores, the embedders and the query cache; every
-        search through tools.search passes the scope into the index query itself (a Chroma
-        `where` filter, a BM25 mask), so it is exhaustive inside the scope rather than a
-        global top-k filtered afterwards.
+        The view shares everything else; searches pass the scope into the index query
+        itself (Chroma `where`, BM25 mask): exhaustive inside it, not a filtered top-k.
 
         Raises:
             IndexMismatchError: If a scoped document is not in the index.
@@ -132,8 +133,7 @@ class CorpusIndex:
             return self.embed_queries([text])[0]
         if self.image_embedder is None:
             raise IndexMismatchError(f"{self.index_dir} has no {space} embedder")
-        vector: np.ndarray = self.image_embedder.embed([text])[0]
-        return vector
+        return np.asarray(self.image_embedder.embed([text])[0])
 
     def embed_queries(self, texts: list[str]) -> list[np.ndarray]:
         """Embed several text queries in one batch, reusing cached and prefetched ones."""
@@ -167,19 +167,19 @@ class CorpusIndex:
         Raises:
             IndexNotFoundError: If the index was built before sparse search existed.
         """
-        with self._lock:
-            if "sparse" not in self._loaded:
-                self._loaded["sparse"] = SparseLayers.open(self.index_dir)
-            sparse: SparseLayers = self._loaded["sparse"]
-            return sparse
+        sparse: SparseLayers = self._once("sparse", SparseLayers.open)
+        return sparse
 
     def component_terms(self) -> ComponentTerms | None:
         """Return the build's store of component terms (`open_terms`), loaded on first use."""
+        terms: ComponentTerms | None = self._once("terms", open_terms)
+        return terms
+
+    def _once(self, key: str, load: Callable[[Path], Any]) -> Any:
         with self._lock:
-            if "terms" not in self._loaded:
-                self._loaded["terms"] = open_terms(self.index_dir)
-            terms: ComponentTerms | None = self._loaded["terms"]
-            return terms
+            if key not in self._loaded:
+                self._loaded[key] = load(self.data_dir or self.index_dir)
+            return self._loaded[key]
 
     def image_scores(self) -> ImageScores | None:
         """Return the image scorer, calibrating once if the manifest has no calibration.

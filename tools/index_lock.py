@@ -2,8 +2,10 @@
 
 `fif build` holds an exclusive lock on `<index>/build.lock` while it writes, so a second
 build into the same folder stops at once instead of interleaving its writes with the
-first. A reader (`fif serve`) asks `being_written` before it reads, and compares the
-manifest's stamp to see that a build finished and the index must be reopened.
+first. Builds write a staging version and publish it at the end (tools.index_versions);
+a reader (`fif serve`) compares the stamp of the live version to see that a build
+finished and the index must be reopened, and asks `being_written` only for an index
+whose vectors live on a Chroma server, which builds write in place.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from tools.errors import IndexBusyError
+from tools.index_versions import live_dir
 
 try:
     import fcntl
@@ -73,10 +76,14 @@ def being_written(index_dir: Path) -> bool:
         return False
 
 
-def build_stamp(index_dir: Path) -> tuple[int, int] | None:
-    """Return what changes when a build finishes: the manifest's mtime and size (None: none)."""
+def build_stamp(index_dir: Path) -> tuple[str, int, int] | None:
+    """Return what changes when a build finishes (None: no index).
+
+    That is the live version (tools.index_versions) and its manifest's mtime and size.
+    """
+    live = live_dir(index_dir)
     try:
-        stat = (index_dir / MANIFEST_FILE).stat()
+        stat = (live / MANIFEST_FILE).stat()
     except FileNotFoundError:
         return None
-    return stat.st_mtime_ns, stat.st_size
+    return live.name, stat.st_mtime_ns, stat.st_size

@@ -105,6 +105,11 @@ class Manifest(BaseModel):
         default=None,
         description="The triplet text KB (collection `<name>_triplets`); None: not built",
     )
+    documents: dict[str, int] = Field(
+        default_factory=dict,
+        description="What the last build changed, by document (documents.json): added, "
+        "changed, removed, unchanged",
+    )
     embedding: dict[str, int] = Field(default_factory=dict)
     vectors_token: str | None = Field(
         default=None,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -64,6 +64,56 @@ def write_mirror(index_dir: Path, layers: ChromaLayers) -> str:
         ids, matrix = chroma_vectors(layers, layer)
         write_npz_atomically(path, {"token": token, "ids": ids}, matrix=matrix)
     return token
+
+
+def update_mirror(
+    index_dir: Path,
+    layers: ChromaLayers,
+    synced: Mapping[IndexLayer, Sequence[str]],
+    previous: str | None,
+    written: Mapping[IndexLayer, set[str]] | None = None,
+) -> str:
+    """Write the copy from the previous one plus what this build changed; return its token.
+
+    `synced` gives the ids each layer synced by this build holds and `written` the ids
+    whose vectors it wrote; their other vectors are unchanged since the copy of the build
+    `previous` names, so only the written ones are read back from Chroma. A layer not
+    synced, or without a valid previous copy, is read whole (as `write_mirror` does).
+    """
+    token = uuid.uuid4().hex
+    folder = index_dir / MIRROR_DIR
+    folder.mkdir(exist_ok=True)
+    for layer in INDEX_LAYERS:
+        path = folder / f"{layer}.npz"
+        if not layers.has(layer):
+            path.unlink(missing_ok=True)
+            continue
+        old = read_mirror(index_dir, layer, previous) if layer in synced else None
+        if old is None:
+            ids, matrix = chroma_vectors(layers, layer)
+        else:
+            ids, matrix = _patched(layers, layer, old, synced[layer], (written or {}).get(layer))
+        write_npz_atomically(path, {"token": token, "ids": ids}, matrix=matrix)
+    return token
+
+
+def _patched(
+    layers: ChromaLayers,
+    layer: IndexLayer,
+    old: tuple[list[str], np.ndarray],
+    ids: Sequence[str],
+    written: set[str] | None,
+) -> tuple[list[str], np.ndarray]:
+    """Return a layer's (ids, vectors): the old copy's rows, Chroma's for written ids."""
+    row = {node_id: n for n, node_id in enumerate(old[0])}
+    fresh_ids = [node_id for node_id in ids if node_id in (written or set()) or node_id not in row]
+    fresh = layers.vectors(layer, fresh_ids)
+    if len(fresh) != len(fresh_ids):
+        return chroma_vectors(layers, layer)  # not all stored: trust Chroma whole
+    if not ids:
+        return [], np.zeros((0, old[1].shape[1] if old[1].ndim == 2 else 1), dtype=np.float32)
+    matrix = np.stack([fresh[n] if n in fresh else old[1][row[n]] for n in ids])
+    return list(ids), matrix.astype(np.float32, copy=False)
 
 
 def read_mirror(

@@ -16,6 +16,7 @@ from tools.manifest import GRAPH_FILE, Manifest
 from tools.search import dense_search
 
 STAGES = {
+    "copy",
     *("parse", "split", "summarize", "graph", "embed", "index"),
     *("sparse", "terms", "vectors", "total"),
 }

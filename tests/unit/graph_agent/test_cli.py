@@ -58,6 +58,18 @@ def test_search_table_output(mini_index: Path, run_fif_main: RunFif) -> None:
     assert code == 0 and "Ranked components" in out and "polonium::p0" in out
 
 
+def test_update_refuses_a_folder_without_an_index_then_reports_documents(
+    tmp_path: Path, run_fif_main: RunFif
+) -> None:
+    index = tmp_path / "idx"
+    build = ("build", str(MINI), "--index", str(index), "--embedder", "hash:64", "--no-progress")
+    code, out, err = run_fif_main(*build, "--update")
+    assert code == 2 and out == "" and "no FiF index here" in err
+    assert run_fif_main(*build)[0] == 0
+    code, out, _ = run_fif_main(*build, "--update")
+    assert code == 0 and "added=0, changed=0, removed=0, unchanged=8" in out
+
+
 def test_a_missing_index_is_one_line_and_exit_code_2(tmp_path: Path, run_fif_main: RunFif) -> None:
     missing = tmp_path / ("a_rather_long_folder_name_" * 4) / "index"
     code, out, err = run_fif_main("search", "q", "--index", str(missing))

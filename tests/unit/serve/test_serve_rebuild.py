@@ -1,9 +1,12 @@
-"""A build and a server on one index folder: one writer, no reads mid-build, a reload after."""
+"""A build and a server on one index folder: one writer, reads go on mid-build, a reload after."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,7 @@ from serve.app import create_app
 from serve.settings import ServedIndexSpec, ServeSettings
 from tools.errors import IndexBusyError
 from tools.index_lock import being_written, build_stamp, writer_lock
+from tools.index_versions import live_dir
 
 
 def test_a_second_writer_is_refused_at_once(tmp_path: Path) -> None:
@@ -29,8 +33,8 @@ def test_a_second_writer_is_refused_at_once(tmp_path: Path) -> None:
         pass
 
 
-def test_serve_refuses_reads_during_a_build_and_reopens_after_it(
-    mini_index: Path, tmp_path: Path
+def test_serve_reads_the_opened_version_during_a_build_and_reopens_after_it(
+    mini_index: Path, mini_bundle: Path, tmp_path: Path, hash_build: Callable[..., object]
 ) -> None:
     index = Path(shutil.copytree(mini_index, tmp_path / "index"))
     settings = ServeSettings((ServedIndexSpec("mini", index),)).checked()
@@ -38,12 +42,54 @@ def test_serve_refuses_reads_during_a_build_and_reopens_after_it(
         entry = client.app.state.served.indices["mini"]  # type: ignore[attr-defined]
         opened = entry.index
         assert client.get("/api/search", params={"q": "Curie"}).status_code == 200
-        with writer_lock(index):
-            busy = client.get("/api/search", params={"q": "Curie"})
-            assert busy.status_code == 503 and "being rebuilt" in busy.json()["detail"]
-            stamp = build_stamp(index)
-            assert stamp is not None
-            os.utime(index / "manifest.json", ns=(stamp[0] + 10**9, stamp[0] + 10**9))
+        with writer_lock(index):  # a build is writing its staging version
+            during = client.get("/api/search", params={"q": "Curie"})
+            assert during.status_code == 200 and during.json()["results"]
+            assert entry.index is opened
+        hash_build(mini_bundle, index)  # publishes a new version
+        assert live_dir(index) != index and entry.stamp != build_stamp(index)
         after = client.get("/api/search", params={"q": "Curie"})
         assert after.status_code == 200 and after.json()["results"]
         assert entry.index is not opened and entry.stamp == build_stamp(index)
+        assert entry.index.data_dir == live_dir(index)
+
+
+NEW_PAGE = {
+    "doc_id": "zorblatt_tower",
+    "title": "Zorblatt Tower",
+    "url": "https://example.org/Zorblatt_Tower",
+    "components": [
+        {
+            "component_id": "zorblatt_tower::p0",
+            "type": "paragraph",
+            "text": "Zorblatt Tower is a radio mast near Warsaw, finished in 1974.",
+            "links": ["warsaw"],
+        }
+    ],
+}
+
+
+def test_searches_during_an_update_all_answer_and_then_see_the_new_page(
+    mini_bundle: Path, tmp_path: Path, hash_build: Callable[..., object]
+) -> None:
+    index = tmp_path / "index"
+    hash_build(mini_bundle, index)
+    corpus = mini_bundle / "corpus.jsonl"
+    corpus.write_text(corpus.read_text() + json.dumps(NEW_PAGE) + "\n")
+    settings = ServeSettings((ServedIndexSpec("mini", index),)).checked()
+    params = {"q": "Zorblatt radio mast", "mode": "sparse"}
+    with TestClient(create_app(settings), base_url="http://localhost") as client:
+        update = threading.Thread(
+            target=hash_build, args=(mini_bundle, index), kwargs={"update": True}
+        )
+        statuses, during = [], 0
+        update.start()
+        while update.is_alive() or not statuses:
+            writing = being_written(index)
+            response = client.get("/api/search", params=params)
+            statuses.append(response.status_code)
+            during += writing and being_written(index)
+        update.join()
+        assert set(statuses) == {200} and during > 0, (statuses, during)
+        after = client.get("/api/search", params=params).json()["results"]
+        assert after and after[0]["doc_id"] == "zorblatt_tower"
