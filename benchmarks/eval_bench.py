@@ -11,7 +11,7 @@ comparison in a subprocess, kills it with SIGKILL halfway, resumes it, and check
 the quality columns and rankings equal those of the uninterrupted run. With --latency N it
 times `fif ask` on the first N questions twice, each alike (offline, SQLite checkpoints):
 cold, a fresh `fif ask` process per question (start-up, model load and graph compile
-included), and warm, `ask_checkpointed` in this process after a warm-up question (the query
+included), and warm, `run_system("fif", ...)` in this process after a warm-up question (the query
 embedding cache emptied before each, so each pays for its own embedding).
 """
 
@@ -113,7 +113,7 @@ def kill_and_resume(
 
 def ask_latency(bundle: Path, index_dir: Path, n: int) -> dict[str, dict[str, float]]:
     """Time FiF on the first n questions: a fresh `fif ask` process each, then in-process."""
-    from graph_agent.replay import ask_checkpointed
+    from graph_agent.systems import run_system
     from state.settings import RunSettings
     from tools.corpus_index import open_index
 
@@ -122,11 +122,11 @@ def ask_latency(bundle: Path, index_dir: Path, n: int) -> dict[str, dict[str, fl
     cold = [_timed(partial(_fif_ask_process, q, index_dir)) for q in questions]
     context = RunSettings(index_dir=str(index_dir))
     forget = open_index(str(index_dir)).forget_queries
-    ask_checkpointed(questions[0], context)  # warm-up: models, index, compiled graph
+    run_system("fif", questions[0], context)  # warm-up: models, index, compiled graph
 
     def warm_one(question: str) -> None:
         forget()
-        ask_checkpointed(question, context)
+        run_system("fif", question, context)
 
     warm = [_timed(partial(warm_one, q)) for q in questions]
     return {"cold_process_ms": _percentiles(cold), "warm_in_process_ms": _percentiles(warm)}

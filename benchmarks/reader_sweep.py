@@ -23,7 +23,7 @@ from evals.datasets.questions import EvalExample, load_questions
 from evals.halves import HALVES, half_of
 from evals.metrics import exact_match, token_f1
 from evals.results_log import read_latest
-from nodes.core.answering import answer_from_components
+from nodes.core.answering import answer_text, decide_answer
 from state.reader_tuning import ReaderTuning
 from state.settings import RunSettings
 from tools.corpus_index import CorpusIndex, open_index
@@ -50,7 +50,8 @@ def scores(index_dir: str, index: CorpusIndex, items: Items, reader: ReaderTunin
     context = RunSettings(index_dir=index_dir, reader=reader)
     em = f1 = 0.0
     for example, ranking in items:
-        answer = answer_from_components(index, example.question, ranking, context, CostMeter())
+        decided = decide_answer(index, example.question, ranking, context, CostMeter())
+        answer = answer_text(decided)
         em += exact_match(answer or "", example.answers)
         f1 += token_f1(answer or "", example.answers)
     return f"EM {em:.0f}/{len(items)} F1 {f1 / max(len(items), 1):.3f}"

@@ -9,8 +9,8 @@ The script builds the corpus (default: samples/ottqa-sample) into WORK/index (or
 client loops over a seeded mix: searches (dense, sparse, hybrid), offline runs of fif or
 dense (POST /api/runs, then its event stream to the end), forks of its own FiF threads,
 and eval browsing (the thread list, an eval run). At 35% of the time one document is added
-to the corpus and `fif build` updates the served index (the server refuses reads with 503
-while the build holds the index's writer lock, then reopens it); at 65% the server is
+to the corpus and `fif build` updates the served index (the server keeps answering from
+the old version while the build stages the new one, then reopens it); at 65% the server is
 killed (SIGKILL) and restarted on the same port. It prints and writes OUT/serve_soak.json:
 requests by kind, errors outside the restart window (503s during the build are counted
 apart), threads whose result arrived but whose checkpoints are missing (lost) or hold
@@ -142,7 +142,7 @@ def figures(
     reloaded: bool,
 ) -> dict[str, Any]:
     """Count requests, errors, lost and mixed threads, and RSS growth."""
-    from serve.runs import thread_history
+    from serve.branch_logs import thread_history
 
     asked = {tid: q for client in clients for tid, q in client.finished.items()}
     lost, mixed = [], []
