@@ -51,21 +51,6 @@ def layer_reader(
     return read
 
 
-def write_mirror(index_dir: Path, layers: ChromaLayers) -> str:
-    """Copy every layer's vectors out of Chroma; return the token the manifest must hold."""
-    token = uuid.uuid4().hex
-    folder = index_dir / MIRROR_DIR
-    folder.mkdir(exist_ok=True)
-    for layer in INDEX_LAYERS:
-        path = folder / f"{layer}.npz"
-        if not layers.has(layer):
-            path.unlink(missing_ok=True)
-            continue
-        ids, matrix = chroma_vectors(layers, layer)
-        write_npz_atomically(path, {"token": token, "ids": ids}, matrix=matrix)
-    return token
-
-
 def update_mirror(
     index_dir: Path,
     layers: ChromaLayers,
@@ -78,7 +63,7 @@ def update_mirror(
     `synced` gives the ids each layer synced by this build holds and `written` the ids
     whose vectors it wrote; their other vectors are unchanged since the copy of the build
     `previous` names, so only the written ones are read back from Chroma. A layer not
-    synced, or without a valid previous copy, is read whole (as `write_mirror` does).
+    synced, or without a valid previous copy, is read whole from Chroma.
     """
     token = uuid.uuid4().hex
     folder = index_dir / MIRROR_DIR
