@@ -13,11 +13,10 @@ import io
 import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from serve.errors import NotFoundError, OutsideFolderError
-from tools.errors import MissingDependencyError, install_hint
 from tools.layered_graph import LayeredGraph
+from tools.pdf_render import pdfium_module, render_page
 
 RENDER_SCALE = 1.5
 """Pixels per PDF point by default (72 dpi × 1.5 = 108 dpi): a letter page is 918 × 1188."""
@@ -25,6 +24,8 @@ MIN_SCALE, MAX_SCALE, SCALE_STEP = 0.25, 3.0, 0.25
 """Scales a request may ask for; a scale is rounded to a step, so the cache keys stay few."""
 MAX_SIDE_PX = 2400
 """A page's longer side in pixels at most, whatever the scale or the page's declared size."""
+MAX_PAGE_PIXELS = MAX_SIDE_PX * MAX_SIDE_PX
+"""Never the binding limit (the longer side is): the renderer asks for a pixel budget too."""
 CACHED_PAGES = 32
 MAX_PAGE = 100_000
 """Largest page number a request may name (a bound before the document's own range)."""
@@ -121,20 +122,10 @@ def page_size(path: Path, page: int) -> tuple[float, float]:
     return _size(str(path), path.stat().st_mtime_ns, page)
 
 
-def _pdfium() -> Any:
-    try:
-        import pypdfium2 as pdfium
-    except ImportError as err:
-        raise MissingDependencyError(
-            f"rendering PDF pages needs pypdfium2: {install_hint('pdf')}"
-        ) from err
-    return pdfium
-
-
 @lru_cache(maxsize=CACHED_PAGES * 8)
 def _size(path: str, mtime_ns: int, page: int) -> tuple[float, float]:
     """Read a page's size; `mtime_ns` only keys the cache, so a changed file is read again."""
-    pdfium = _pdfium()
+    pdfium = pdfium_module()
     with _PDFIUM:
         pdf = pdfium.PdfDocument(path)
         try:
@@ -147,16 +138,8 @@ def _size(path: str, mtime_ns: int, page: int) -> tuple[float, float]:
 @lru_cache(maxsize=CACHED_PAGES)
 def _rendered(path: str, mtime_ns: int, page: int, scale: float) -> bytes:
     """Render a page; `mtime_ns` only keys the cache, so a changed file is read again."""
-    pdfium = _pdfium()
-    out = io.BytesIO()
     with _PDFIUM:
-        pdf = pdfium.PdfDocument(path)
-        try:
-            sheet = pdf[page]
-            width, height = sheet.get_size()
-            fitted = min(scale, MAX_SIDE_PX / max(width, height, 1.0))
-            # encoded before the file closes: the image shares pdfium's bitmap buffer
-            sheet.render(scale=fitted).to_pil().save(out, format="PNG")
-        finally:
-            pdf.close()
+        image, _ = render_page(path, page, scale, MAX_PAGE_PIXELS, MAX_SIDE_PX)
+    out = io.BytesIO()
+    image.save(out, format="PNG")
     return out.getvalue()

@@ -8,7 +8,7 @@ so callers can map boxes in points to pixels (`pixel_box`).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tools.errors import MissingDependencyError, install_hint
 
@@ -22,26 +22,37 @@ def bounded_scale(width: float, height: float, scale: float, max_pixels: int) ->
     return min(scale, math.sqrt(max_pixels / area))
 
 
-def render_page(path: str, page: int, scale: float, max_pixels: int) -> tuple[Image, float]:
-    """Return a page of a PDF rendered as an RGB image, and the scale (pixels per point) used.
-
-    pdfium is not thread-safe: call it from one thread at a time per process.
-
-    Raises:
-        MissingDependencyError: If pypdfium2 is not installed.
-        pypdfium2.PdfiumError: If the file or page cannot be loaded or rendered.
-    """
+def pdfium_module() -> Any:
+    """Return pypdfium2, or raise saying which extra installs it."""
     try:
         import pypdfium2 as pdfium
     except ImportError as err:
         raise MissingDependencyError(
             f"rendering PDF pages needs pypdfium2: {install_hint('pdf')}"
         ) from err
-    document = pdfium.PdfDocument(path)
+    return pdfium
+
+
+def render_page(
+    path: str, page: int, scale: float, max_pixels: int, max_side: float | None = None
+) -> tuple[Image, float]:
+    """Return a page of a PDF rendered as an RGB image, and the scale (pixels per point) used.
+
+    The scale is lowered so the image has at most `max_pixels` pixels and, when given, a
+    longer side of at most `max_side` pixels. pdfium is not thread-safe: call it from one
+    thread at a time per process.
+
+    Raises:
+        MissingDependencyError: If pypdfium2 is not installed.
+        pypdfium2.PdfiumError: If the file or page cannot be loaded or rendered.
+    """
+    document = pdfium_module().PdfDocument(path)
     try:
         sheet = document[page]
         width, height = sheet.get_size()
         used = bounded_scale(width, height, scale, max_pixels)
+        if max_side is not None:
+            used = min(used, max_side / max(width, height, 1.0))
         # copied before the file closes: the bitmap shares pdfium's buffer
         image = sheet.render(scale=used).to_pil().convert("RGB")
     finally:
