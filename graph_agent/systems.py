@@ -40,8 +40,12 @@ def run_system(
         return ask_dense(question, settings, thread_id)
     from graph_agent.replay import sqlite_checkpointer
     from graph_agent.threads import claim_thread, discard_unstarted
+    from tools.index_pins import pinned_index
 
-    with sqlite_checkpointer(settings.index_dir) as saver:
+    with (
+        pinned_index(settings.index_dir, settings.chroma_url),  # one version for every step
+        sqlite_checkpointer(settings.index_dir) as saver,
+    ):
         thread = claim_thread(saver, thread_id, continue_thread)
         with discard_unstarted(saver, thread):
             return spec.ask()(question, settings, thread_id=thread, checkpointer=saver)

@@ -33,15 +33,15 @@ class ServerSettings:
     base_url, local_model_path, max_steps, …; None values are left to FIF_* and defaults."""
 
     def index(self) -> CorpusIndex:
-        """Return the shared index, opening it on first use.
+        """Return the shared index, opening it on first use and again after a build.
 
         Raises:
             IndexNotFoundError: If no complete index is at `index_dir`.
         """
-        from tools.corpus_index import open_index
+        from tools.index_pins import current_index
 
         with _OPENING:
-            return open_index(str(self.index_dir), self.chroma_url)
+            return current_index(str(self.index_dir), self.chroma_url)
 
     def warm(self) -> None:
         """Open the index and its embedding model, and load the BM25 layers if it has them.

@@ -26,11 +26,10 @@ from serve.errors import ConflictError
 from serve.events import EventLogs
 from serve.steps import record_summary, step_summary
 from state.settings import RunSettings
+from tools.index_pins import pinned_index
 from tools.layered_graph import LayeredGraph
 
 logger = logging.getLogger(__name__)
-
-"""Graphs whose whole run is one `stream` call, so their steps show live."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +122,11 @@ def _streamed(
     The head is the last checkpoint this run wrote: a fork's result is its own, not the
     state at the checkpoint it left from, nor another branch's written meanwhile.
     """
-    with sqlite_checkpointer(request.context.index_dir) as saver:
+    context = request.context
+    with (
+        pinned_index(context.index_dir, context.chroma_url),  # a reload mid-run changes nothing
+        sqlite_checkpointer(context.index_dir) as saver,
+    ):
         compiled = get_system(request.system).compiled(saver)
         config = run_config(
             request.thread_id, request.context, request.checkpoint_id, request.system

@@ -24,6 +24,7 @@ from tools.embedders import Embedder, embed_each, load_embedder
 from tools.errors import IndexMismatchError, IndexNotFoundError
 from tools.image_scores import ImageScores, vector_key
 from tools.index import ChromaLayers, Hit, IndexLayer
+from tools.index_pins import pinned
 from tools.index_versions import live_dir
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, Manifest
@@ -281,18 +282,15 @@ def _best_by_owner(
 def open_index(
     index_dir: str | Path, chroma_url: str | None = None, scope: Sequence[str] | None = None
 ) -> CorpusIndex:
-    """Return the one shared CorpusIndex of a location (builder, CLI and agent share it).
-
-    With `scope`, a view of it that searches only those documents (CorpusIndex.scoped).
-    """
-    shared = _shared_index(str(index_dir), chroma_url)  # one cache key however it is called
+    """Return a location's shared CorpusIndex (in a run: its pin), or its view of `scope`."""
+    shared = pinned(index_dir, chroma_url) or _shared_index(str(index_dir), chroma_url)
     return shared if scope is None else shared.scoped(scope)
 
 
 def reopen_index(index_dir: str | Path, chroma_url: str | None = None) -> CorpusIndex:
     """Drop every shared index (a build replaced one) and open this location afresh."""
     _shared_index.cache_clear()
-    return open_index(index_dir, chroma_url)
+    return _shared_index(str(index_dir), chroma_url)
 
 
 @lru_cache(maxsize=4)

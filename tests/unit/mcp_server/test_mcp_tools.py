@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -203,3 +204,29 @@ def test_warm_opens_the_index_once_with_its_bm25_layers(own_index: ServerSetting
     own_index.warm()
     index = own_index.index()
     assert "sparse" in index._loaded and own_index.index() is index
+
+
+def test_search_answers_from_the_index_a_build_published_meanwhile(
+    mini_index: Path, mini_bundle: Path, tmp_path: Path, hash_build: Callable[..., object]
+) -> None:
+    index = Path(shutil.copytree(mini_index, tmp_path / "index", symlinks=True))
+    served = ServerSettings(index)
+    query = "Quillfeather lighthouse keeper"
+    before = tools.search(served, query, 3, "sparse", 4000)
+    assert all(not h.component_id.startswith("quillfeather") for h in before.hits)
+    page = {
+        "doc_id": "quillfeather_light",
+        "title": "Quillfeather Light",
+        "components": [
+            {
+                "component_id": "quillfeather_light::p0",
+                "type": "paragraph",
+                "text": "Quillfeather Light is a lighthouse whose last keeper left in 1961.",
+            }
+        ],
+    }
+    corpus = mini_bundle / "corpus.jsonl"
+    corpus.write_text(corpus.read_text() + json.dumps(page) + "\n")
+    hash_build(mini_bundle, index, update=True)
+    after = tools.search(served, query, 3, "sparse", 4000)
+    assert after.hits[0].component_id.startswith("quillfeather_light")

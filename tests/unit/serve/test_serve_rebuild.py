@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import json
+import operator
 import os
 import shutil
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Annotated, TypedDict
 
 import pytest
 from fastapi.testclient import TestClient
+from langgraph.graph import END, START, StateGraph
 
 from corpus_builder.build import build
+from serve import runs
 from serve.app import create_app
+from serve.events import EventLogs
 from serve.settings import ServedIndexSpec, ServeSettings
+from state.settings import RunSettings
+from tools.corpus_index import open_index, reopen_index
 from tools.errors import IndexBusyError
 from tools.index_lock import being_written, build_stamp, writer_lock
 from tools.index_versions import live_dir
@@ -93,3 +101,41 @@ def test_searches_during_an_update_all_answer_and_then_see_the_new_page(
         assert set(statuses) == {200} and during > 0, (statuses, during)
         after = client.get("/api/search", params=params).json()["results"]
         assert after and after[0]["doc_id"] == "zorblatt_tower"
+
+
+class Reads(TypedDict, total=False):
+    versions: Annotated[list[str], operator.add]
+
+
+def test_a_streamed_run_reads_one_version_when_the_server_reopens_mid_run(
+    mini_index: Path,
+    mini_bundle: Path,
+    tmp_path: Path,
+    hash_build: Callable[..., object],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    index = Path(shutil.copytree(mini_index, tmp_path / "index", symlinks=True))
+
+    def read(state: Reads) -> Reads:
+        return {"versions": [str(open_index(index).data_dir)]}
+
+    def read_then_rebuild(state: Reads) -> Reads:
+        found = read(state)
+        hash_build(mini_bundle, index)
+        reopen_index(index)  # what the server does on its next request
+        return found
+
+    graph = StateGraph(Reads)
+    graph.add_node("first", read_then_rebuild)
+    graph.add_node("second", read)
+    graph.add_edge(START, "first")
+    graph.add_edge("first", "second")
+    graph.add_edge("second", END)
+    spec = SimpleNamespace(compiled=lambda saver: graph.compile(checkpointer=saver))
+    monkeypatch.setattr(runs, "get_system", lambda name: spec)
+    request = runs.RunRequest("t1", "fif", "q", RunSettings(index_dir=str(index)))
+    logs = EventLogs()
+    logs.open(request.key)
+    values, _ = runs._streamed(logs, open_index(index).graph, request)
+    first, second = values["versions"]
+    assert first == second != str(live_dir(index))
