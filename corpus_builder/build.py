@@ -48,6 +48,7 @@ from tools.index_versions import check_updatable, publish, start_version
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, CorpusInfo, EmbedderInfo, Manifest, Problem
 from tools.ray_cluster import ray_session
+from tools.server_versions import start_server_version
 from tools.sparse_index import sync_sparse_layers
 from tools.vector_mirror import update_mirror
 
@@ -112,9 +113,7 @@ def _build(corpus: Path, index_dir: Path, options: BuildOptions) -> tuple[Manife
         subcomponents = split_with_store(documents, options.region_proposer, sentences)
     with clock.stage("summarize"):
         run = summarize_documents(documents, options.summarizer, target / SUMMARIES_FILE)
-    mentions = options.link_mentions == "on" or (
-        options.link_mentions == "auto" and not has_hyperlinks(documents)
-    )
+    mentions = _wants_mentions(options, documents)
     with clock.stage("graph"):
         graph = build_layered_graph(documents, subcomponents, run.summaries, report, mentions)
         graph.save(target / GRAPH_FILE)
@@ -122,6 +121,8 @@ def _build(corpus: Path, index_dir: Path, options: BuildOptions) -> tuple[Manife
     previous = Manifest.load(target) if (target / "manifest.json").is_file() else None
     options = _follow_embedder_change(index_dir, previous, options, text_embedder)
     manifest = _start_manifest(index_dir, previous, options, info, text_embedder, image_embedder)
+    with clock.stage("copy"):  # a Chroma server's vectors: into this version's collections
+        start_server_version(previous, manifest, target, options.rebuild)
     manifest.save(target)  # complete=False until the last stage finishes
     manifest.documents = changed
     manifest.counts = graph.counts()
@@ -147,6 +148,13 @@ def _build(corpus: Path, index_dir: Path, options: BuildOptions) -> tuple[Manife
     save_hashes(target / DOCUMENTS_FILE, hashes)
     manifest.save(target)
     return manifest, target
+
+
+def _wants_mentions(options: BuildOptions, documents: list[Document]) -> bool:
+    """Tell whether to add mention edges: asked for, or `auto` on a corpus without links."""
+    return options.link_mentions == "on" or (
+        options.link_mentions == "auto" and not has_hyperlinks(documents)
+    )
 
 
 def _parse(
@@ -248,7 +256,7 @@ def _index(
     """
     (index_dir, target), text = dirs, embedders[0]
     documents, subcomponents, graph = parsed.documents, parsed.subcomponents, parsed.graph
-    layers = ChromaLayers.open(target, options.chroma_url, manifest.name)
+    layers = ChromaLayers.open(target, options.chroma_url, manifest.prefix)
     if options.rebuild:
         for layer in INDEX_LAYERS:
             layers.drop(layer)

@@ -40,10 +40,12 @@ def run_system(
         return ask_dense(question, settings, thread_id)
     from graph_agent.replay import sqlite_checkpointer
     from graph_agent.threads import claim_thread, discard_unstarted
+    from tools.corpus_index import open_index
     from tools.index_pins import pinned_index
 
+    where = (settings.index_dir, settings.chroma_url)
     with (
-        pinned_index(settings.index_dir, settings.chroma_url),  # one version for every step
+        pinned_index(*where, open_index(*where)),  # every step reads this version
         sqlite_checkpointer(settings.index_dir) as saver,
     ):
         thread = claim_thread(saver, thread_id, continue_thread)

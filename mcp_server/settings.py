@@ -38,10 +38,13 @@ class ServerSettings:
         Raises:
             IndexNotFoundError: If no complete index is at `index_dir`.
         """
-        from tools.index_pins import current_index
+        from tools.corpus_index import open_index, reopen_index
+        from tools.index_pins import rebuilt_since_opened
 
+        where = (str(self.index_dir), self.chroma_url)
         with _OPENING:
-            return current_index(str(self.index_dir), self.chroma_url)
+            index = open_index(*where)
+            return reopen_index(*where) if rebuilt_since_opened(index) else index
 
     def warm(self) -> None:
         """Open the index and its embedding model, and load the BM25 layers if it has them.

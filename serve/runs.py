@@ -26,6 +26,7 @@ from serve.errors import ConflictError
 from serve.events import EventLogs
 from serve.steps import record_summary, step_summary
 from state.settings import RunSettings
+from tools.corpus_index import open_index
 from tools.index_pins import pinned_index
 from tools.layered_graph import LayeredGraph
 
@@ -122,10 +123,10 @@ def _streamed(
     The head is the last checkpoint this run wrote: a fork's result is its own, not the
     state at the checkpoint it left from, nor another branch's written meanwhile.
     """
-    context = request.context
+    where = (request.context.index_dir, request.context.chroma_url)
     with (
-        pinned_index(context.index_dir, context.chroma_url),  # a reload mid-run changes nothing
-        sqlite_checkpointer(context.index_dir) as saver,
+        pinned_index(*where, open_index(*where)),  # a reload mid-run changes nothing
+        sqlite_checkpointer(request.context.index_dir) as saver,
     ):
         compiled = get_system(request.system).compiled(saver)
         config = run_config(

@@ -23,8 +23,7 @@ from serve.settings import INDEX_NAME, ServeSettings
 from serve.thread_list import has_checkpoints
 from state.settings import RunSettings
 from tools.corpus_index import CorpusIndex, open_index, reopen_index
-from tools.errors import IndexBusyError
-from tools.index_lock import being_written, build_stamp
+from tools.index_lock import build_stamp
 
 logger = logging.getLogger(__name__)
 
@@ -92,17 +91,9 @@ class Served:
     def current(self, entry: ServedIndex) -> ServedIndex:
         """Return the entry ready to read: the version it opened, or the one a build published.
 
-        A build writes a staging version (tools.index_versions), so reads go on from the
-        opened one meanwhile; only vectors on a Chroma server are written in place.
-
-        Raises:
-            IndexBusyError: If a build is writing the Chroma server's collections (HTTP 503).
+        A build writes a staging version (tools.index_versions; on a Chroma server, its own
+        collections: tools.server_versions), so reads go on from the opened one meanwhile.
         """
-        if entry.index.manifest.chroma_url and being_written(entry.path):
-            raise IndexBusyError(
-                f"index {entry.name!r} is being rebuilt on its Chroma server; retry in a few "
-                "seconds (this server reopens it when the build finishes)"
-            )
         if build_stamp(entry.path) != entry.stamp:
             with self._reloading:
                 if build_stamp(entry.path) != entry.stamp:

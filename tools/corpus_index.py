@@ -72,7 +72,7 @@ class CorpusIndex:
                 f"--index {index_dir}` (it resumes where it stopped)"
             )
         graph = LayeredGraph.load(data / GRAPH_FILE)
-        layers = ChromaLayers.open(data, chroma_url or manifest.chroma_url, manifest.name)
+        layers = ChromaLayers.open(data, chroma_url or manifest.chroma_url, manifest.prefix)
         text = query_embedder(manifest.text_embedder.spec)
         if text.dim != manifest.text_embedder.dim:
             raise IndexMismatchError(
@@ -283,7 +283,7 @@ def open_index(
     index_dir: str | Path, chroma_url: str | None = None, scope: Sequence[str] | None = None
 ) -> CorpusIndex:
     """Return a location's shared CorpusIndex (in a run: its pin), or its view of `scope`."""
-    shared = pinned(index_dir, chroma_url) or _shared_index(str(index_dir), chroma_url)
+    shared: CorpusIndex = pinned(index_dir, chroma_url) or _shared_index(str(index_dir), chroma_url)
     return shared if scope is None else shared.scoped(scope)
 
 

@@ -29,6 +29,8 @@ IndexLayer = Literal["document", "component", "subcomponent", "image", "triplet"
 INDEX_LAYERS: tuple[IndexLayer, ...] = ("document", "component", "subcomponent", "image", "triplet")
 """`triplet` is the optional triplet text KB (`fif build --triplets`, corpus_builder.triplet_kb)."""
 WRITE_BATCH = 2000
+HNSW_CONFIGURATION: Any = {"hnsw": {"space": "cosine", "ef_construction": 128, "ef_search": 128}}
+"""How every layer collection is created (cosine distance, the search breadth)."""
 GET_BATCH = 10000
 METADATA_KEYS = ("doc_id", "component_id", "type")
 """What every stored vector carries besides its content hash; `type` is the node's kind
@@ -122,9 +124,7 @@ class ChromaLayers:
             collection = self.client.get_or_create_collection(
                 self.name(layer),
                 embedding_function=None,
-                configuration={
-                    "hnsw": {"space": "cosine", "ef_construction": 128, "ef_search": 128}
-                },
+                configuration=HNSW_CONFIGURATION,
                 metadata={"embedder": embedder_id, "dim": dim},
             )
             stored = collection.metadata or {}

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from tools.errors import IndexNotFoundError
 from tools.manifest import Manifest
+from tools.server_versions import drop_server_version
 
 logger = logging.getLogger(__name__)
 
@@ -127,6 +128,7 @@ def _remove_old(index_dir: Path, keep: set[Path]) -> None:
     """Remove versions and moved-aside folders no reader can still be using."""
     for version in versions(index_dir):
         if version not in keep:
+            drop_server_version(version)
             shutil.rmtree(version, ignore_errors=True)
     if index_dir in keep:
         return  # an unversioned index was live until now: a reader may still hold it

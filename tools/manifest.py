@@ -89,6 +89,11 @@ class Manifest(BaseModel):
         "None without image vectors",
     )
     chroma_url: str | None = None
+    collections: str = Field(
+        default="",
+        description="Collection prefix of this version's vectors on its Chroma server ('': "
+        "`name`); each version has its own (tools.server_versions)",
+    )
     options: dict[str, str | int | float | bool] = Field(default_factory=dict)
     summaries: dict[str, int] = Field(
         default_factory=dict,
@@ -123,6 +128,11 @@ class Manifest(BaseModel):
     unresolved_examples: list[str] = Field(default_factory=list)
     built_at: str = ""
     fif_version: str = ""
+
+    @property
+    def prefix(self) -> str:
+        """Return the collection prefix this version's vectors are stored under."""
+        return self.collections or self.name
 
     def save(self, index_dir: Path) -> None:
         """Write the manifest atomically."""

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -20,8 +22,9 @@ from corpus_builder.build import BuildOptions, build
 from tools.corpus_index import CorpusIndex
 from tools.embedders import DEFAULT_TEXT_EMBEDDER, load_embedder
 from tools.index import ChromaLayers
+from tools.index_versions import live_dir
 from tools.layered_graph import LayeredGraph
-from tools.manifest import GRAPH_FILE
+from tools.manifest import GRAPH_FILE, Manifest
 from tools.search import dense_search
 from tools.vector_mirror import chroma_vectors, read_mirror
 
@@ -179,8 +182,8 @@ def test_build_and_search_against_a_chroma_server(chroma_server: str, tmp_path: 
     manifest = build(MINI, index_dir, options)
     assert manifest.complete and manifest.chroma_url == chroma_server
     assert not (index_dir / "chroma").exists()  # nothing was stored locally but the copy
-    assert_layers_match_graph(index_dir, chroma_server, manifest.name)
-    served = ChromaLayers.open(index_dir, chroma_server, manifest.name)
+    assert_layers_match_graph(index_dir, chroma_server, manifest.prefix)
+    served = ChromaLayers.open(index_dir, chroma_server, manifest.prefix)
     copied = read_mirror(index_dir, "subcomponent", manifest.vectors_token)
     ids, vectors = chroma_vectors(served, "subcomponent")
     assert copied is not None and copied[0] == ids and np.array_equal(copied[1], vectors)
@@ -189,3 +192,50 @@ def test_build_and_search_against_a_chroma_server(chroma_server: str, tmp_path: 
         assert gold_rank(index, qid, granularity) <= 3, qid
     again = build(MINI, index_dir, options)
     assert again.embedding.get("texts_embedded", 0) == 0
+
+
+NEW_PAGE = {
+    "doc_id": "zorblatt_tower",
+    "title": "Zorblatt Tower",
+    "components": [
+        {
+            "component_id": "zorblatt_tower::p0",
+            "type": "paragraph",
+            "text": "Zorblatt Tower is a radio mast near Warsaw, finished in 1974.",
+        }
+    ],
+}
+
+
+def test_a_rebuild_on_a_chroma_server_never_changes_what_readers_read(
+    chroma_server: str, tmp_path: Path
+) -> None:
+    """Each version writes its own collections: reads go on during a build, whole, then move."""
+    corpus = Path(shutil.copytree(MINI, tmp_path / "corpus"))
+    index_dir = tmp_path / "rebuilt"
+    options = BuildOptions(chroma_url=chroma_server, show_progress=False)
+    first = build(corpus, index_dir, options)
+    reader = CorpusIndex.open(index_dir)
+    question = QUESTIONS["mb1"]["question"]
+    expected = [n.node_id for n in dense_search(reader, question, "component", k=5)]
+    pages = corpus / "corpus.jsonl"
+    pages.write_text(pages.read_text(encoding="utf-8") + json.dumps(NEW_PAGE) + "\n")
+    update = threading.Thread(target=build, args=(corpus, index_dir, options))
+    update.start()
+    reads = 0
+    while update.is_alive() or reads == 0:
+        assert [n.node_id for n in dense_search(reader, question, "component", k=5)] == expected
+        reads += 1
+    update.join()
+    second = Manifest.load(live_dir(index_dir))
+    assert second.complete and second.prefix != first.prefix
+    assert second.embedding.get("texts_embedded", 0) <= 3  # the new page only: the rest was copied
+    fresh = CorpusIndex.open(index_dir)
+    found = dense_search(fresh, "Zorblatt radio mast near Warsaw", "component", k=1)
+    assert found[0].node_id == "zorblatt_tower::p0"
+    build(corpus, index_dir, options)  # a third version: the first one's collections go
+    names = {
+        c.name for c in ChromaLayers.open(index_dir, chroma_server, "x").client.list_collections()
+    }
+    assert not any(n.startswith(f"{first.prefix}_") for n in names)
+    assert any(n.startswith(f"{second.prefix}_") for n in names)

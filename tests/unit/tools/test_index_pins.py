@@ -16,7 +16,7 @@ from graph_agent import systems
 from graph_agent.results import RunResult
 from state.settings import RunSettings
 from tools.corpus_index import open_index, reopen_index
-from tools.index_pins import current_index, pinned_index, rebuilt_since_opened
+from tools.index_pins import pinned_index, rebuilt_since_opened
 from tools.index_versions import live_dir
 
 Build = Callable[..., object]
@@ -37,7 +37,7 @@ def publish_and_reopen(mini_bundle: Path, index: Path, hash_build: Build) -> Non
 def test_the_pinned_version_is_read_until_the_block_ends(
     index: Path, mini_bundle: Path, hash_build: Build
 ) -> None:
-    with pinned_index(index) as held:
+    with pinned_index(index, None, open_index(index)) as held:
         publish_and_reopen(mini_bundle, index, hash_build)
         assert open_index(index) is held
         assert open_index(index, None, ["marie_curie"]).data_dir == held.data_dir
@@ -72,7 +72,7 @@ def test_every_step_of_a_graph_reads_the_pinned_version(
     graph.add_edge("first", "right")
     graph.add_edge("left", END)
     graph.add_edge("right", END)
-    with pinned_index(index) as held:
+    with pinned_index(index, None, open_index(index)) as held:
         versions = graph.compile().invoke({"versions": []})["versions"]
     assert versions == [str(held.data_dir)] * 3
     assert open_index(index).data_dir == live_dir(index) != held.data_dir
@@ -92,13 +92,3 @@ def test_run_system_pins_the_index_for_the_whole_run(
     result = systems.run_system("fif", "Where was Curie born?", RunSettings(index_dir=str(index)))
     before, after = str(result.answer).split("|")
     assert before == after != str(live_dir(index))
-
-
-def test_current_index_reopens_after_a_build(
-    index: Path, mini_bundle: Path, hash_build: Build
-) -> None:
-    opened = current_index(index)
-    assert current_index(index) is opened
-    hash_build(mini_bundle, index)
-    reopened = current_index(index)
-    assert reopened is not opened and reopened.data_dir == live_dir(index)
