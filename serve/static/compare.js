@@ -100,13 +100,15 @@ function restore(linked, index) {
     document.getElementById("search-q").value = q;
     runSearch(formValues(document.getElementById("search-form")));
   }
+  let shown = Promise.resolve();  // a run the URL names: its result first, then its component
   if (tab === "ask") {
     if (q) document.getElementById("ask-q").value = q;
     if (linked.get("system")) document.getElementById("ask-system").value = linked.get("system");
-    if (linked.get("thread")) showRun(linked.get("thread"));
+    if (linked.get("thread")) shown = showRun(linked.get("thread"));
   }
   if (tab === "evals" && linked.get("run")) loadEvals().then(() => openEval(linked.get("run")));
   if (tab === "threads" && linked.get("thread")) openThread(linked.get("thread"), Number(linked.get("branch") || 0));
-  if (linked.get("component")) openComponent(linked.get("component"), index);
+  const component = linked.get("component");
+  if (component) shown.then(() => openComponent(component, index, linked.get("thread") ? shownSources : []));
 }
 start().catch((error) => document.getElementById("landing").replaceChildren(el("span", { class: "error" }, error.message)));

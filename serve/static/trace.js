@@ -171,9 +171,14 @@ function answerView(data) {
   return el("div", { class: "answer", id: "answer" }, el("b", {}, "Answer: "), data.answer, el("div", { class: "cites" }, "from ", cites));
 }
 
+// The answer sources of the last result shown: a reload that reopens a component of that
+// run (#thread=…&component=…) draws their boxes again.
+let shownSources = [];
+
 function showResult(target, data) {
   const cited = new Set(((data.grounding || {}).cited || []).map((c) => c.component_id));
   const sources = (data.grounding || {}).cited || [];  // their boxes are drawn on any page they share
+  shownSources = sources;
   const results = (data.results || []).map((r) => ({ ...r, cited: cited.has(r.component_id), sources }));
   fill(target, answerView(data), el("ol", { class: "results" }, results.map(resultItem)));
 }

@@ -197,3 +197,7 @@ def test_the_answer_sources_are_drawn_apart_from_the_open_result(
         expect_box_at(page, page.locator(f"#page-view .box.cited[data-id='{source}']"), bbox, size)
     expect(page.locator("#page-view .legend.cited")).to_have_text("answer source")
     shot(page, "pdf-box-cited")
+    page.reload()  # the URL names the run and the component: both come back, boxes and all
+    expect(page.locator("#live #answer")).to_contain_text("4200")
+    expect(page.locator("#page-view .box.own")).to_have_count(1)
+    expect(page.locator("#page-view .box.cited")).to_have_count(len(cited))
