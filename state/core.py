@@ -1,7 +1,7 @@
-"""What every system's state shares: the ranking entry, search layers and modes, cost sums.
+"""What every system's state shares: its input, ranking entry, output bases and cost sums.
 
-Also the trace record of one node's decision. No system owns these; each system's state
-module imports them like the rest.
+Also the search layers and modes, and the trace record of one node's decision. No system
+owns these; each system's state module imports them like the rest.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import operator
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, with_config
 from typing_extensions import TypedDict
 
 from state.corpus import Layer
@@ -21,6 +21,14 @@ Granularity = Layer
 """The layer a search scores at (document summaries, components or subcomponents)."""
 SearchMode = Literal["dense", "sparse", "hybrid"]
 """How a search ranks: dense vectors, BM25, or both fused by reciprocal rank."""
+
+
+@with_config(FIELD_DOCS)
+class QuestionInput(TypedDict):
+    """What a caller passes: the question."""
+
+    question: str
+    """The question to find evidence for."""
 
 
 class Ranked(TypedDict):

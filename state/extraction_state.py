@@ -98,14 +98,6 @@ class ExtractionStep(TypedDict, total=False):
 
 
 @with_config(FIELD_DOCS)
-class ExtractionInputState(TypedDict):
-    """What a caller passes: the question."""
-
-    question: str
-    """The question to find evidence for."""
-
-
-@with_config(FIELD_DOCS)
 class ExtractionOutputState(DecidedOutput, total=False):
     """What a caller gets back: ranking, answer, findings, failures, verdicts, trace, cost."""
 

@@ -138,14 +138,6 @@ def merge_subqueries(left: list[Subquery] | None, right: list[Subquery] | None) 
 
 
 @with_config(FIELD_DOCS)
-class InputState(TypedDict):
-    """What a caller passes: the question."""
-
-    question: str
-    """The question to find evidence for."""
-
-
-@with_config(FIELD_DOCS)
 class OutputState(DecidedOutput, total=False):
     """What a caller gets back: ranking, optional answer, the step trace, the plan and costs."""
 

@@ -69,14 +69,6 @@ class IrcotStep(TypedDict):
 
 
 @with_config(FIELD_DOCS)
-class IrcotInputState(TypedDict):
-    """What a caller passes: the question."""
-
-    question: str
-    """The question to find evidence for."""
-
-
-@with_config(FIELD_DOCS)
 class IrcotOutputState(DecidedOutput, total=False):
     """What a caller gets back: ranking, chain, optional answer, trace and costs."""
 

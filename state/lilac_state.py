@@ -57,14 +57,6 @@ class LilacStep(TypedDict):
 
 
 @with_config(FIELD_DOCS)
-class LilacInputState(TypedDict):
-    """What a caller passes: the question."""
-
-    question: str
-    """The question to find evidence for."""
-
-
-@with_config(FIELD_DOCS)
 class LilacOutputState(CostOutput, total=False):
     """What a caller gets back: ranking, plan, final beam, trace and costs."""
 

@@ -101,14 +101,6 @@ def merge_nodes(left: list[PlanNode] | None, right: list[PlanNode] | None) -> li
 
 
 @with_config(FIELD_DOCS)
-class MMAPGInputState(TypedDict):
-    """What a caller passes: the question."""
-
-    question: str
-    """The question to find evidence for."""
-
-
-@with_config(FIELD_DOCS)
 class MMAPGOutputState(DecidedOutput, total=False):
     """What a caller gets back: ranking, answer, the planning graph, its drawing, trace, cost."""
 
