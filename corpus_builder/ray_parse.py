@@ -38,10 +38,7 @@ def read_pdf_file(
 
 
 def ray_read_pdfs(
-    paths: Sequence[Path],
-    report: IngestReport,
-    limits: PdfLimits | None = None,
-    ocr: OcrOptions | None = None,
+    paths: Sequence[Path], report: IngestReport, limits: PdfLimits | None, ocr: OcrOptions | None
 ) -> list[Document]:
     """Read PDF files as `read_pdfs` does, one Ray task per file, merged in path order."""
     ray = import_ray()
