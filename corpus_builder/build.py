@@ -27,9 +27,10 @@ from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
 from corpus_builder.image_layer import sync_image_layer
 from corpus_builder.ingest import corpus_info, read_corpus
 from corpus_builder.layer_items import embed_items, sparse_items
+from corpus_builder.pdf_ingest import read_pdfs
 from corpus_builder.pdf_ocr import OCR_CACHE, OcrOptions
 from corpus_builder.ray_embed import ray_embedder
-from corpus_builder.ray_parse import ray_read_corpus
+from corpus_builder.ray_parse import ray_read_pdfs
 from corpus_builder.region_proposers import proposer_id
 from corpus_builder.sentence_store import SENTENCES_FILE, split_with_store
 from corpus_builder.summary_store import summarize_documents
@@ -162,8 +163,8 @@ def _parse(
 ) -> tuple[str, list[Document], CorpusInfo]:
     """Read the corpus (OCR cached in the index folder); refuse one without usable documents."""
     ocr = OcrOptions(index_dir / OCR_CACHE) if options.ocr else None
-    read = read_corpus if options.ray is None else ray_read_corpus
-    kind, documents = read(corpus, report, options.pdf_limits, ocr)
+    pdfs = read_pdfs if options.ray is None else ray_read_pdfs
+    kind, documents = read_corpus(corpus, report, options.pdf_limits, ocr, pdfs)
     if not documents:
         first = "; ".join(f"{s.where}: {s.problem}" for s in report.skipped[:3])
         raise CorpusFormatError(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,6 +25,10 @@ logger = logging.getLogger(__name__)
 
 HTML_SUFFIXES = {".html", ".htm"}
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".tiff"}
+PdfReader = Callable[
+    [Sequence[Path], IngestReport, PdfLimits | None, OcrOptions | None], list[Document]
+]
+"""How a corpus's PDF files are read: `read_pdfs` in this process, or spread over Ray."""
 
 
 def corpus_kind(corpus: Path) -> str:
@@ -59,11 +64,13 @@ def read_corpus(
     report: IngestReport,
     pdf_limits: PdfLimits | None = None,
     ocr: OcrOptions | None = None,
+    pdf_reader: PdfReader = read_pdfs,
 ) -> tuple[str, list[Document]]:
     """Read every document of a corpus; bad inputs are reported, duplicates dropped.
 
     `ocr` reads PDF pages without a text layer (corpus_builder.pdf_ocr); bundles were read
-    when they were converted.
+    when they were converted. `pdf_reader` reads the PDF files (corpus_builder.ray_parse
+    has one that spreads them over Ray).
     """
     kind = corpus_kind(corpus)
     root = corpus.parent if corpus.is_file() else corpus
@@ -75,9 +82,9 @@ def read_corpus(
         from corpus_builder.html_pages import read_html_pages
 
         documents = read_html_pages(corpus, report, guard)
-        documents += read_pdfs(pdf_files(corpus), report, pdf_limits, ocr)
+        documents += pdf_reader(pdf_files(corpus), report, pdf_limits, ocr)
     elif kind == "pdf":
-        documents = read_pdfs(pdf_files(corpus), report, pdf_limits, ocr)
+        documents = pdf_reader(pdf_files(corpus), report, pdf_limits, ocr)
     else:
         from corpus_builder.image_folder import read_image_folder
 

@@ -11,17 +11,14 @@ import re
 from collections.abc import Sequence
 
 from corpus_builder.pdf_pages import PdfLine
+from tools.filing_identity import PERIOD_ENDED, REGISTRANT_CAPTION
 
 COVER_PAGES = 2
 """Pages searched for the cover facts; the cover is the first page, sometimes the second."""
 _FORM = re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K|S-1|DEF 14A)\b", re.I)
-_PERIOD = re.compile(
-    r"(?:fiscal year|quarterly period|period|year|quarter)\s+ended:?\s+"
-    r"([A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})",
-    re.I,
+_REPORT_DATE = re.compile(
+    r"Date of Report[^:]*:\s*(?P<date>[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})", re.I
 )
-_REPORT_DATE = re.compile(r"Date of Report[^:]*:\s*([A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})", re.I)
-_REGISTRANT = re.compile(r"exact name of (?:the )?registrant", re.I)
 _MACHINE_TITLE = re.compile(r"^[\d\s_-]+$|^microsoft word|\.(?:docx?|pdf|indd)$", re.I)
 """Metadata titles that are accession numbers or file names, not titles."""
 
@@ -31,13 +28,13 @@ def cover_facts(lines: Sequence[PdfLine]) -> tuple[str, str, str]:
     cover = [line for line in lines if line.page < COVER_PAGES]
     text = " ".join(line.text for line in cover)
     form = _FORM.search(text)
-    period = _PERIOD.search(text) or _REPORT_DATE.search(text)
+    period = PERIOD_ENDED.search(text) or _REPORT_DATE.search(text)
     filer = ""
     for index, line in enumerate(cover):
-        if _REGISTRANT.search(line.text) and index > 0:
+        if REGISTRANT_CAPTION.search(line.text) and index > 0:
             filer = _after_rule(cover[index - 1].text)
             break
-    return filer, form.group(1).upper() if form else "", period.group(1) if period else ""
+    return filer, form.group(1).upper() if form else "", period.group("date") if period else ""
 
 
 def _after_rule(text: str) -> str:

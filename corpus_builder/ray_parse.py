@@ -1,20 +1,21 @@
-"""Reading a PDF corpus on Ray workers (`fif build --ray`): one task per file, OCR included.
+"""Reading a corpus's PDF files on Ray workers (`fif build --ray`): a task per file, with OCR.
 
 Each task reads its PDF as `read_pdfs` would (OCR on one process: the task holds one CPU)
 and returns the document with its own ingest report; the build process merges them in
 path order, so documents, skips and repairs come out as an in-process read lists them.
-Bundles, HTML folders (their links resolve across pages) and image folders are read in the
-build process: reading them is a small share of a build next to embedding.
+`read_corpus` takes it as its PDF reader; bundles, HTML pages (their links resolve across
+pages) and image folders are read in the build process: reading them is a small share of
+a build next to embedding.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from corpus_builder.ingest import corpus_kind, drop_duplicates, read_corpus
-from corpus_builder.pdf_ingest import pdf_files, read_pdfs
+from corpus_builder.pdf_ingest import read_pdfs
 from corpus_builder.pdf_ocr import OcrOptions
 from corpus_builder.pdf_pages import PdfLimits
 from state.corpus import Document, IngestReport
@@ -36,30 +37,19 @@ def read_pdf_file(
     return read_pdfs([path], report, limits, one_process), report
 
 
-def ray_read_corpus(
-    corpus: Path,
-    report: IngestReport,
-    pdf_limits: PdfLimits | None = None,
-    ocr: OcrOptions | None = None,
-) -> tuple[str, list[Document]]:
-    """Read a corpus as `read_corpus` does, a PDF corpus's files on the Ray workers."""
-    kind = corpus_kind(corpus)
-    if kind != "pdf":
-        logger.info("%s corpus: read in the build process", kind)
-        return read_corpus(corpus, report, pdf_limits, ocr)
+def ray_read_pdfs(
+    paths: Sequence[Path], report: IngestReport, limits: PdfLimits | None, ocr: OcrOptions | None
+) -> list[Document]:
+    """Read PDF files as `read_pdfs` does, one Ray task per file, merged in path order."""
     ray = import_ray()
     task = ray.remote(num_cpus=1)(read_pdf_file)
-    paths = [path.resolve() for path in pdf_files(corpus)]
-    pending = [task.remote(path, pdf_limits, ocr) for path in paths]
+    pending = [task.remote(path.resolve(), limits, ocr) for path in paths]
     documents: list[Document] = []
     for read, part in ray.get(pending):
         documents += read
         merge_report(report, part)
     logger.info("read %d of %d PDF files on Ray", len(documents), len(paths))
-    documents = drop_duplicates(documents, report)
-    report.documents = len(documents)
-    report.components = sum(len(d.components) for d in documents)
-    return kind, documents
+    return documents
 
 
 def merge_report(report: IngestReport, part: IngestReport) -> None:

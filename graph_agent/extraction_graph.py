@@ -19,12 +19,8 @@ from nodes.extraction.extractor import extractor
 from nodes.extraction.ranker import ranker
 from nodes.extraction.rules import stop_after_synthesis
 from nodes.extraction.synthesizer import synthesizer
-from state.extraction_state import (
-    ExtractionContext,
-    ExtractionInputState,
-    ExtractionOutputState,
-    ExtractionState,
-)
+from state.core import QuestionInput
+from state.extraction_state import ExtractionContext, ExtractionOutputState, ExtractionState
 
 
 def after_synthesizer(
@@ -35,11 +31,11 @@ def after_synthesizer(
 
 
 def build_extraction_graph() -> StateGraph[
-    ExtractionState, ExtractionContext, ExtractionInputState, ExtractionOutputState
+    ExtractionState, ExtractionContext, QuestionInput, ExtractionOutputState
 ]:
     """Return the uncompiled extraction-loop graph; an extraction's searches are retried."""
     return assemble(
-        (ExtractionState, ExtractionContext, ExtractionInputState, ExtractionOutputState),
+        (ExtractionState, ExtractionContext, QuestionInput, ExtractionOutputState),
         (extractor, synthesizer, ranker),
         [("extractor", "synthesizer"), ("ranker", END)],
         [("synthesizer", after_synthesizer)],

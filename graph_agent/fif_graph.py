@@ -17,15 +17,16 @@ from nodes.fif.orchestrator import orchestrator
 from nodes.fif.planner import planner
 from nodes.fif.reranker import reranker
 from nodes.fif.traverser import traverser
+from state.core import QuestionInput
 from state.fif_context import FiFContext
-from state.fif_state import FiFState, InputState, OutputState
+from state.fif_state import FiFState, OutputState
 from tools.corpus_index import open_index
 
 
-def build_graph() -> StateGraph[FiFState, FiFContext, InputState, OutputState]:
+def build_graph() -> StateGraph[FiFState, FiFContext, QuestionInput, OutputState]:
     """Return the uncompiled FiF StateGraph; each node's wall time is added to `cost`."""
     return assemble(
-        (FiFState, FiFContext, InputState, OutputState),
+        (FiFState, FiFContext, QuestionInput, OutputState),
         (planner, orchestrator, traverser, evaluator, reranker, answerer),
         [("traverser", "evaluator"), ("answerer", END)],
         [("planner", after_planner), ("orchestrator", after_orchestrator),

@@ -17,7 +17,8 @@ from nodes.ircot.ranker import ranker
 from nodes.ircot.reasoner import reasoner
 from nodes.ircot.retriever import retriever
 from nodes.ircot.rules import stop_after_reasoning, stop_after_retrieval
-from state.ircot_state import IrcotContext, IrcotInputState, IrcotOutputState, IrcotState
+from state.core import QuestionInput
+from state.ircot_state import IrcotContext, IrcotOutputState, IrcotState
 
 
 def after_retriever(
@@ -32,10 +33,10 @@ def after_reasoner(state: IrcotState) -> Literal["retriever", "ranker"]:
     return "ranker" if stop_after_reasoning(state) else "retriever"
 
 
-def build_ircot_graph() -> StateGraph[IrcotState, IrcotContext, IrcotInputState, IrcotOutputState]:
+def build_ircot_graph() -> StateGraph[IrcotState, IrcotContext, QuestionInput, IrcotOutputState]:
     """Return the uncompiled IRCoT graph; a retrieval is retried on a dropped connection."""
     return assemble(
-        (IrcotState, IrcotContext, IrcotInputState, IrcotOutputState),
+        (IrcotState, IrcotContext, QuestionInput, IrcotOutputState),
         (retriever, reasoner, ranker),
         [("ranker", END)],
         [("retriever", after_retriever), ("reasoner", after_reasoner)],

@@ -11,13 +11,14 @@ from langgraph.graph import END, StateGraph
 from graph_agent.assembly import asker, assemble, compile_system
 from nodes.lilac.decomposer import decomposer
 from nodes.lilac.traverser import traverser
-from state.lilac_state import LilacContext, LilacInputState, LilacOutputState, LilacState
+from state.core import QuestionInput
+from state.lilac_state import LilacContext, LilacOutputState, LilacState
 
 
-def build_lilac_graph() -> StateGraph[LilacState, LilacContext, LilacInputState, LilacOutputState]:
+def build_lilac_graph() -> StateGraph[LilacState, LilacContext, QuestionInput, LilacOutputState]:
     """Return the uncompiled LILaC graph; the traverser's vector calls are retried."""
     return assemble(
-        (LilacState, LilacContext, LilacInputState, LilacOutputState),
+        (LilacState, LilacContext, QuestionInput, LilacOutputState),
         (decomposer, traverser),
         [("decomposer", "traverser"), ("traverser", END)],
         retried={"traverser"},

@@ -26,9 +26,9 @@ from nodes.mmapg.graph_view import llm_budget_left
 from nodes.mmapg.plan_writer import plan_writer
 from nodes.mmapg.planner import planner
 from nodes.mmapg.retriever import retriever
+from state.core import QuestionInput
 from state.mmapg_state import (
     MMAPGContext,
-    MMAPGInputState,
     MMAPGOutputState,
     MMAPGState,
     RetrieverInput,
@@ -68,10 +68,10 @@ def after_planner(
     raise ValueError(f"the planner left an impossible set of next nodes: {sorted(kinds)}")
 
 
-def build_mmapg_graph() -> StateGraph[MMAPGState, MMAPGContext, MMAPGInputState, MMAPGOutputState]:
+def build_mmapg_graph() -> StateGraph[MMAPGState, MMAPGContext, QuestionInput, MMAPGOutputState]:
     """Return the uncompiled MMAPG graph; a retrieval's vector calls are retried."""
     return assemble(
-        (MMAPGState, MMAPGContext, MMAPGInputState, MMAPGOutputState),
+        (MMAPGState, MMAPGContext, QuestionInput, MMAPGOutputState),
         (plan_writer, planner, retriever, answerer, finisher),
         [("plan_writer", "planner"), ("retriever", "planner"), ("answerer", "planner"),
          ("finisher", END)],

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any, cast, get_args
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Path, Query
 
 from graph_agent.registry import SYSTEMS, get_system
 from graph_agent.replay import sqlite_checkpointer
@@ -19,7 +19,7 @@ from graph_agent.systems import run_system
 from serve.branch_logs import result_payload
 from serve.errors import NotFoundError
 from serve.overview import overview
-from serve.quota import client_of
+from serve.quota import Client
 from serve.runs import streams
 from serve.schemas import (
     MAX_K,
@@ -29,7 +29,7 @@ from serve.schemas import (
     CompareRequest,
     Granularity,
 )
-from serve.served import Served, ServedIndex, served, served_index
+from serve.served import IndexState, ServerState
 from serve.views import card, component_page, search_why
 from state.settings import Backend
 from state.tuning import SearchMode
@@ -37,12 +37,10 @@ from tools.cost import CostMeter
 from tools.search import dense_search
 
 router = APIRouter(prefix="/api")
-State = Annotated[ServedIndex, Depends(served_index)]
-Client = Annotated[str, Depends(client_of)]
 
 
 @router.get("/indices")
-async def indices(state: Annotated[Served, Depends(served)]) -> dict[str, Any]:
+async def indices(state: ServerState) -> dict[str, Any]:
     """List the served indices (the first is the default of `?index=`), with their sizes."""
     return {
         "indices": [
@@ -54,7 +52,7 @@ async def indices(state: Annotated[Served, Depends(served)]) -> dict[str, Any]:
 
 
 @router.get("/overview")
-def index_overview(state: State) -> dict[str, Any]:
+def index_overview(state: IndexState) -> dict[str, Any]:
     """Say what an index holds (counts by kind) and offer example starting points."""
     return {"index": state.name, **overview(state.index.graph)}
 
@@ -71,7 +69,7 @@ async def systems() -> dict[str, Any]:
 
 @router.get("/search", response_model=None)  # no response model: no second thread hop
 def search(
-    state: State,
+    state: IndexState,
     q: Annotated[
         str,
         Query(
@@ -109,7 +107,7 @@ def search(
 
 @router.get("/components/{component_id:path}")
 async def component(
-    state: State, component_id: Annotated[str, Path(min_length=1, max_length=512)]
+    state: IndexState, component_id: Annotated[str, Path(min_length=1, max_length=512)]
 ) -> dict[str, Any]:
     """Return a component (or subcomponent, or document) with its page and neighbours."""
     if component_id not in state.index.graph:
@@ -120,7 +118,7 @@ async def component(
 
 
 @router.post("/ask")
-def ask(state: State, request: AskRequest, client: Client) -> dict[str, Any]:
+def ask(state: IndexState, request: AskRequest, client: Client) -> dict[str, Any]:
     """Run one system on a question (blocking) and return its ranking, answer, trace and cost."""
     state.new_thread(request.thread_id)
     with state.quota.claim(client):
@@ -128,7 +126,7 @@ def ask(state: State, request: AskRequest, client: Client) -> dict[str, Any]:
 
 
 @router.post("/compare")
-def compare(state: State, request: CompareRequest, client: Client) -> dict[str, Any]:
+def compare(state: IndexState, request: CompareRequest, client: Client) -> dict[str, Any]:
     """Run one question through several systems, one after another; results side by side."""
     with state.quota.claim(client):
         runs = {name: _ask(state, name, request, None) for name in request.systems}
@@ -136,7 +134,7 @@ def compare(state: State, request: CompareRequest, client: Client) -> dict[str, 
 
 
 def _ask(
-    state: State, system: str, request: AskRequest | CompareRequest, thread_id: str | None
+    state: IndexState, system: str, request: AskRequest | CompareRequest, thread_id: str | None
 ) -> dict[str, Any]:
     context = state.context(system, request)
     result = run_system(system, request.question, context, thread_id)
@@ -154,7 +152,7 @@ def _ask(
     }
 
 
-def _candidates(state: State, system: str, result: RunResult) -> dict[str, Any]:
+def _candidates(state: IndexState, system: str, result: RunResult) -> dict[str, Any]:
     """Return a checkpointed run's candidates (what tells why each component ranked)."""
     spec = get_system(system)
     if not spec.replayable:

@@ -5,17 +5,16 @@ from __future__ import annotations
 from pathlib import Path as FilePath
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import FileResponse
 
 from serve.errors import NotFoundError
 from serve.eval_files import list_runs, run_detail, run_file
 from serve.eval_questions import question_rows, run_index
 from serve.eval_traces import eval_trace
-from serve.served import Served, served
+from serve.served import Served, ServerState
 
 router = APIRouter(prefix="/api/evals")
-State = Annotated[Served, Depends(served)]
 RunName = Annotated[str, Query(min_length=1, max_length=300, description="A run of the list.")]
 
 
@@ -26,7 +25,7 @@ def _runs_dir(state: Served) -> FilePath:
 
 
 @router.get("")
-def evals(state: State) -> dict[str, Any]:
+def evals(state: ServerState) -> dict[str, Any]:
     """List the eval output folders under the runs folder ([] without --runs)."""
     if state.settings.runs_dir is None:
         return {"runs": []}
@@ -34,13 +33,13 @@ def evals(state: State) -> dict[str, Any]:
 
 
 @router.get("/run")
-def evaluation(state: State, name: RunName) -> dict[str, Any]:
+def evaluation(state: ServerState, name: RunName) -> dict[str, Any]:
     """Return one run's summary tables (Markdown), regressions, plots and per-question results."""
     return run_detail(_runs_dir(state), name)
 
 
 @router.get("/questions")
-def evaluation_questions(state: State, name: RunName) -> dict[str, Any]:
+def evaluation_questions(state: ServerState, name: RunName) -> dict[str, Any]:
     """Return one row per question: its text, gold, and each system's hit and rank."""
     indices = {entry.name: entry.path for entry in state.indices.values()}
     return question_rows(_runs_dir(state), name, indices)
@@ -48,7 +47,7 @@ def evaluation_questions(state: State, name: RunName) -> dict[str, Any]:
 
 @router.get("/trace")
 def evaluation_trace(
-    state: State,
+    state: ServerState,
     name: RunName,
     qid: Annotated[str, Query(min_length=1, max_length=200)],
     system: Annotated[str, Query(min_length=1, max_length=100)],
@@ -62,7 +61,7 @@ def evaluation_trace(
 
 @router.get("/file/{file}")
 def evaluation_file(
-    state: State, name: RunName, file: Annotated[str, Path(max_length=200)]
+    state: ServerState, name: RunName, file: Annotated[str, Path(max_length=200)]
 ) -> FileResponse:
     """Serve a plot, Markdown or CSV file of a run (never anything outside the runs folder)."""
     path, media = run_file(_runs_dir(state), name, file)

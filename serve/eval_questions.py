@@ -18,12 +18,11 @@ from typing import Any
 from evals.datasets.questions import load_questions
 from evals.results_log import RESULTS_FILE, parse_lines
 from evals.run_config import RUN_CONFIG_FILE
-from evals.runner import TRACES_FILE
+from evals.runner import QUESTIONS_FILE, TRACES_FILE
 from serve.eval_files import MAX_RESULT_LINES, inside
 
 logger = logging.getLogger(__name__)
 
-QUESTIONS_FILE = "questions.jsonl"
 RANK_DEPTH = 100
 """Ranks past this are reported as a miss of the ranking shown."""
 

@@ -11,7 +11,7 @@ import uuid
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Path, Query
+from fastapi import APIRouter, Header, Path, Query
 from sse_starlette import EventSourceResponse
 
 from graph_agent.replay import list_checkpoints
@@ -19,19 +19,17 @@ from serve.branch_logs import branch_rows, rebuild_log, thread_history
 from serve.errors import NotFoundError
 from serve.events import EventLogs, parse_event_id
 from serve.forks import start_fork
-from serve.quota import client_of
+from serve.quota import Client
 from serve.runs import RunRequest, start_run
 from serve.schemas import THREAD_PATTERN, AskQuery, AskRequest, ForkRequest
-from serve.served import ServedIndex, served_index
+from serve.served import IndexState, ServedIndex
 from serve.thread_list import list_threads
 
 router = APIRouter(prefix="/api")
-State = Annotated[ServedIndex, Depends(served_index)]
 ThreadId = Annotated[str, Path(pattern=THREAD_PATTERN)]
 LastEventId = Annotated[str | None, Header(max_length=200)]
 BranchNumber = Annotated[int, Query(ge=0, le=10_000, description="0: the original run.")]
 RunKey = Annotated[str | None, Query(pattern=r"^[A-Za-z0-9]{1,16}$", description="A fork's run.")]
-Client = Annotated[str, Depends(client_of)]
 POLL_S = 0.05
 PING_S = 10
 
@@ -56,7 +54,7 @@ def _admitted(state: ServedIndex, client: str, run: RunRequest) -> None:
 
 
 @router.post("/runs")
-def start(state: State, request: AskRequest, client: Client) -> dict[str, str]:
+def start(state: IndexState, request: AskRequest, client: Client) -> dict[str, str]:
     """Start a run in the background; its steps stream from `events`."""
     thread_id = _start(state, request, client)
     return {"thread_id": thread_id, "events": state.link(f"/api/threads/{thread_id}/events")}
@@ -64,7 +62,7 @@ def start(state: State, request: AskRequest, client: Client) -> dict[str, str]:
 
 @router.get("/ask/stream")
 def ask_stream(
-    state: State,
+    state: IndexState,
     question: Annotated[AskQuery, Query()],
     client: Client,
     last_event_id: LastEventId = None,
@@ -82,7 +80,7 @@ def ask_stream(
 
 @router.get("/threads")
 def threads(
-    state: State, limit: Annotated[int, Query(ge=1, le=1000)] = 100
+    state: IndexState, limit: Annotated[int, Query(ge=1, le=1000)] = 100
 ) -> dict[str, list[dict[str, Any]]]:
     """List past runs of the index's checkpoint store, newest first (threads are per index)."""
     return {"threads": list_threads(state.path, limit)}
@@ -90,7 +88,7 @@ def threads(
 
 @router.get("/threads/{thread_id}/events")
 def thread_events(
-    state: State,
+    state: IndexState,
     thread_id: ThreadId,
     after: Annotated[int, Query(ge=-1)] = -1,
     run: RunKey = None,
@@ -107,7 +105,7 @@ def thread_events(
 
 @router.get("/threads/{thread_id}/log")
 def thread_log(
-    state: State, thread_id: ThreadId, branch: BranchNumber | None = None, run: RunKey = None
+    state: IndexState, thread_id: ThreadId, branch: BranchNumber | None = None, run: RunKey = None
 ) -> dict[str, Any]:
     """Return the event log of a thread's run or of one branch as JSON (the replay steps it).
 
@@ -125,7 +123,7 @@ def thread_log(
 
 
 @router.get("/threads/{thread_id}/branches")
-def thread_branches(state: State, thread_id: ThreadId) -> dict[str, Any]:
+def thread_branches(state: IndexState, thread_id: ThreadId) -> dict[str, Any]:
     """List a thread's branches: the original run (0), then each fork.
 
     Each row says where the branch left (branch and step), its answer and top ranking.
@@ -135,7 +133,7 @@ def thread_branches(state: State, thread_id: ThreadId) -> dict[str, Any]:
 
 
 @router.get("/threads/{thread_id}/checkpoints")
-def checkpoints(state: State, thread_id: ThreadId) -> dict[str, Any]:
+def checkpoints(state: IndexState, thread_id: ThreadId) -> dict[str, Any]:
     """List a thread's checkpoints (every branch), oldest first; fork from any of them."""
     found = thread_history(state.index_dir, thread_id)
     if found is None:
@@ -145,7 +143,9 @@ def checkpoints(state: State, thread_id: ThreadId) -> dict[str, Any]:
 
 
 @router.post("/threads/{thread_id}/fork")
-def fork(state: State, thread_id: ThreadId, request: ForkRequest, client: Client) -> dict[str, str]:
+def fork(
+    state: IndexState, thread_id: ThreadId, request: ForkRequest, client: Client
+) -> dict[str, str]:
     """Re-run a thread from a checkpoint as a new branch (own log; the original keeps its).
 
     The fork may take another budget or backend, and before a traversal another subquery

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import FileResponse, Response
 
 from serve.pdf_pages import (
@@ -23,10 +23,9 @@ from serve.pdf_pages import (
     page_png,
     page_size,
 )
-from serve.served import ServedIndex, served_index
+from serve.served import IndexState
 
 router = APIRouter(prefix="/api/documents")
-State = Annotated[ServedIndex, Depends(served_index)]
 DocId = Annotated[str, Path(min_length=1, max_length=512, description="A PDF document's id.")]
 Page = Annotated[int, Path(ge=0, le=MAX_PAGE, description="Zero-indexed.")]
 Scale = Annotated[
@@ -41,7 +40,9 @@ PAGE_CACHE = "private, max-age=3600"
     response_class=Response,
     responses={200: {"content": {"image/png": {}}, "description": "The page as PNG."}},
 )
-def page_image(state: State, doc_id: DocId, page: Page, scale: Scale = RENDER_SCALE) -> Response:
+def page_image(
+    state: IndexState, doc_id: DocId, page: Page, scale: Scale = RENDER_SCALE
+) -> Response:
     """Render one page of a PDF document (zero-indexed) as PNG; 501 without the pdf extra."""
     path, page_count = document_pdf(state.index.graph, doc_id, state.name)
     check_page(doc_id, page, page_count)
@@ -50,7 +51,7 @@ def page_image(state: State, doc_id: DocId, page: Page, scale: Scale = RENDER_SC
 
 
 @router.get("/{doc_id}/pages/{page}")
-def page_facts(state: State, doc_id: DocId, page: Page) -> dict[str, Any]:
+def page_facts(state: IndexState, doc_id: DocId, page: Page) -> dict[str, Any]:
     """Return a page's size in PDF points, the frame every box of the index is measured in.
 
     Boxes are `[x1, y1, x2, y2]` with the origin at the page's top-left corner, so a box
@@ -74,7 +75,7 @@ def page_facts(state: State, doc_id: DocId, page: Page) -> dict[str, Any]:
     response_class=FileResponse,
     responses={200: {"content": {"application/pdf": {}}, "description": "The PDF."}},
 )
-def document_file(state: State, doc_id: DocId) -> FileResponse:
+def document_file(state: IndexState, doc_id: DocId) -> FileResponse:
     """Return the PDF a document was built from; add `#page=N` to open it at page N (one-based)."""
     path, _ = document_pdf(state.index.graph, doc_id, state.name)
     return FileResponse(

@@ -10,8 +10,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Annotated
 
-from fastapi import Request
+from fastapi import Depends, Request
 
 from serve.errors import TooManyRunsError
 
@@ -60,3 +61,7 @@ class RunQuota:
 def client_of(request: Request) -> str:
     """Return the address a request came from (a FastAPI dependency)."""
     return request.client.host if request.client is not None else "unknown"
+
+
+Client = Annotated[str, Depends(client_of)]
+"""A route's parameter: the address the request came from."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
-from fastapi import Query, Request
+from fastapi import Depends, Query, Request
 
 from graph_agent.registry import get_system
 from serve.errors import ConflictError, NotFoundError
@@ -147,3 +147,9 @@ async def served_index(request: Request, index: IndexName = None) -> ServedIndex
     """Return the index a request names with `?index=NAME` (a FastAPI dependency)."""
     state: Served = request.app.state.served
     return state.current(state.pick(index))
+
+
+ServerState = Annotated[Served, Depends(served)]
+"""A route's parameter: the server's state."""
+IndexState = Annotated[ServedIndex, Depends(served_index)]
+"""A route's parameter: the index the request names (`?index=NAME`)."""

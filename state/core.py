@@ -1,15 +1,16 @@
-"""What every system's state shares: the ranking entry, search layers and modes, cost sums.
+"""What every system's state shares: its input, ranking entry, output bases and cost sums.
 
-Also the trace record of one node's decision. No system owns these; each system's state
-module imports them like the rest.
+Also the search layers and modes, and the trace record of one node's decision. No system
+owns these; each system's state module imports them like the rest.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field, with_config
 from typing_extensions import TypedDict
 
 from state.corpus import Layer
@@ -20,6 +21,14 @@ Granularity = Layer
 """The layer a search scores at (document summaries, components or subcomponents)."""
 SearchMode = Literal["dense", "sparse", "hybrid"]
 """How a search ranks: dense vectors, BM25, or both fused by reciprocal rank."""
+
+
+@with_config(FIELD_DOCS)
+class QuestionInput(TypedDict):
+    """What a caller passes: the question."""
+
+    question: str
+    """The question to find evidence for."""
 
 
 class Ranked(TypedDict):
@@ -44,17 +53,39 @@ class DecisionRecord(TypedDict):
     detail: dict[str, Any]
 
 
-def ranked_entry(component_id: str, doc_id: str, kind: str, score: float) -> Ranked:
-    """Build one ranking entry (every system's ranking is a list of these)."""
-    return {"component_id": component_id, "doc_id": doc_id, "type": kind, "score": score}
-
-
 def add_costs(left: dict[str, float] | None, right: dict[str, float] | None) -> dict[str, float]:
     """Sum two cost tallies key by key (the reducer of every state's `cost`)."""
     total = dict(left or {})
     for key, value in (right or {}).items():
         total[key] = round(total.get(key, 0) + value, 6)
     return total
+
+
+# A base class's field docstrings do not reach a subclass's JSON schema (Studio's field
+# descriptions), so the fields every system's output shares carry theirs in `Field`.
+class CostOutput(TypedDict, total=False):
+    """The output field every system shares: its cost tally."""
+
+    cost: Annotated[
+        dict[str, float],
+        Field(description="Accumulated cost tally: each node's delta, and the graph's `work_ms`."),
+        add_costs,
+    ]
+
+
+class DecidedOutput(CostOutput, total=False):
+    """The cost tally plus the decisions that fell back, for systems whose nodes record them."""
+
+    fallbacks: Annotated[
+        list[str],
+        Field(description='Every LLM decision replaced by its offline twin: "node: reason".'),
+        operator.add,
+    ]
+
+
+def ranked_entry(component_id: str, doc_id: str, kind: str, score: float) -> Ranked:
+    """Build one ranking entry (every system's ranking is a list of these)."""
+    return {"component_id": component_id, "doc_id": doc_id, "type": kind, "score": score}
 
 
 def llm_calls(state: Mapping[str, Any]) -> int:

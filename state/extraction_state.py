@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.core import FIELD_DOCS, Ranked, add_costs
+from state.core import FIELD_DOCS, DecidedOutput, Ranked
 from state.settings import RunSettings
 
 Status = Literal["answer", "needs", "fail"]
@@ -98,60 +98,32 @@ class ExtractionStep(TypedDict, total=False):
 
 
 @with_config(FIELD_DOCS)
-class ExtractionInputState(TypedDict):
-    """What a caller passes: the question."""
-
-    question: str
-    """The question to find evidence for."""
-
-
-@with_config(FIELD_DOCS)
-class ExtractionOutputState(TypedDict, total=False):
+class ExtractionOutputState(DecidedOutput, total=False):
     """What a caller gets back: ranking, answer, findings, failures, verdicts, trace, cost."""
 
     ranking: list[Ranked]
     """The final top-k components (ranker)."""
     answer: str | None
     """The synthesizer's answer, or the ranker's reading when asked for one."""
-    findings: list[Finding]
+    findings: Annotated[list[Finding], operator.add]
     """Every finding so far (extractor appends; never overwritten)."""
-    failed_searches: list[FailedSearch]
+    failed_searches: Annotated[list[FailedSearch], operator.add]
     """Every extraction that found nothing, with its reason (extractor appends)."""
-    verdicts: list[Verdict]
+    verdicts: Annotated[list[Verdict], operator.add]
     """One synthesizer verdict per iteration (synthesizer appends)."""
-    trace: list[ExtractionStep]
+    trace: Annotated[list[ExtractionStep], operator.add]
     """What each node did and who decided (every node appends, fallbacks included)."""
-    cost: dict[str, float]
-    """Accumulated cost tally; every node adds its own delta."""
-    fallbacks: list[str]
-    """Every LLM decision replaced by its offline twin: "node: reason"."""
 
 
-class ExtractionState(TypedDict, total=False):
-    """The whole checkpointed state of one run of the loop."""
+class ExtractionState(ExtractionOutputState, total=False):
+    """The whole checkpointed state of one run of the loop: its output and its working fields."""
 
     question: str
     """The original question (input); also the first shopping item."""
     documents: list[str]
     """The documents the loop works in, chosen by the first extraction's search hits."""
-    findings: Annotated[list[Finding], operator.add]
-    """Every finding so far (extractor appends; never overwritten)."""
-    failed_searches: Annotated[list[FailedSearch], operator.add]
-    """Every extraction that found nothing, with its reason (extractor appends)."""
     searched: Annotated[list[Searched], operator.add]
     """Every component looked at, hits first, in the order seen (extractor appends)."""
-    verdicts: Annotated[list[Verdict], operator.add]
-    """One synthesizer verdict per iteration (synthesizer appends)."""
-    answer: str | None
-    """The synthesizer's answer, or the ranker's reading when asked for one."""
-    ranking: list[Ranked]
-    """The final top-k components (ranker)."""
-    trace: Annotated[list[ExtractionStep], operator.add]
-    """What each node did and who decided (every node appends, fallbacks included)."""
-    cost: Annotated[dict[str, float], add_costs]
-    """Accumulated cost tally; every node adds its own delta."""
-    fallbacks: Annotated[list[str], operator.add]
-    """Every LLM decision replaced by its offline twin: "node: reason"."""
 
 
 class ExtractionContext(RunSettings):

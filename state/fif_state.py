@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import with_config
 from typing_extensions import TypedDict
 
-from state.core import FIELD_DOCS, Granularity, Ranked, add_costs
+from state.core import FIELD_DOCS, DecidedOutput, Granularity, Ranked
 
 DocMode = Literal["neighbors", "vector", "llm"]
 CompMode = Literal["vector", "llm"]
@@ -138,42 +138,26 @@ def merge_subqueries(left: list[Subquery] | None, right: list[Subquery] | None) 
 
 
 @with_config(FIELD_DOCS)
-class InputState(TypedDict):
-    """What a caller passes: the question."""
-
-    question: str
-    """The question to find evidence for."""
-
-
-@with_config(FIELD_DOCS)
-class OutputState(TypedDict, total=False):
+class OutputState(DecidedOutput, total=False):
     """What a caller gets back: ranking, optional answer, the step trace, the plan and costs."""
 
     ranking: list[Ranked]
     """The final top-k (reranker)."""
     answer: str | None
     """A short grounded answer (answerer, when asked for)."""
-    history: list[StepRecord]
+    history: Annotated[list[StepRecord], operator.add]
     """Action history H_t; the evaluator appends each judged traversal, failures included."""
-    subqueries: list[Subquery]
+    subqueries: Annotated[list[Subquery], merge_subqueries]
     """The plan: written by the planner (append) and the evaluator (status, answers)."""
-    cost: dict[str, float]
-    """Accumulated cost tally; every node adds its own delta (the graph adds its `work_ms`)."""
-    fallbacks: list[str]
-    """Every LLM decision replaced by its offline twin: "node: reason" (any node)."""
 
 
-class FiFState(TypedDict, total=False):
-    """The whole checkpointed state of one FiF run."""
+class FiFState(OutputState, total=False):
+    """The whole checkpointed state of one FiF run: its output and its working fields."""
 
     question: str
     """The original question Q (input)."""
     analysis: dict[str, Any]
     """What the planner read of Q, once (`nodes.core.question.QuestionAnalysis.as_state`)."""
-    subqueries: Annotated[list[Subquery], merge_subqueries]
-    """The plan: written by the planner (append) and the evaluator (status, answers)."""
-    history: Annotated[list[StepRecord], operator.add]
-    """Action history H_t; the evaluator appends each judged traversal, failures included."""
     pending_step: StepRecord | None
     """The traverser's latest result, awaiting the evaluator's verdict."""
     next_action: Action | None
@@ -182,11 +166,3 @@ class FiFState(TypedDict, total=False):
     """Every orchestrator decision, including replans and stops, for the trace."""
     candidates: Annotated[dict[str, Candidate], keep_best]
     """Every component found so far, by id, with its best score (traverser)."""
-    ranking: list[Ranked]
-    """The final top-k (reranker)."""
-    answer: str | None
-    """A short grounded answer (answerer, when asked for)."""
-    cost: Annotated[dict[str, float], add_costs]
-    """Accumulated cost tally; every node adds its own delta (the graph adds its `work_ms`)."""
-    fallbacks: Annotated[list[str], operator.add]
-    """Every LLM decision replaced by its offline twin: "node: reason" (any node)."""

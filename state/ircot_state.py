@@ -15,7 +15,7 @@ from typing import Annotated, Literal, NotRequired
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.core import FIELD_DOCS, Ranked, add_costs
+from state.core import FIELD_DOCS, DecidedOutput, Ranked
 from state.settings import RunSettings
 from state.tuning import SearchMode
 
@@ -69,33 +69,21 @@ class IrcotStep(TypedDict):
 
 
 @with_config(FIELD_DOCS)
-class IrcotInputState(TypedDict):
-    """What a caller passes: the question."""
-
-    question: str
-    """The question to find evidence for."""
-
-
-@with_config(FIELD_DOCS)
-class IrcotOutputState(TypedDict, total=False):
+class IrcotOutputState(DecidedOutput, total=False):
     """What a caller gets back: ranking, chain, optional answer, trace and costs."""
 
     ranking: list[Ranked]
     """The final top-k components (ranker)."""
-    chain: list[ChainSentence]
+    chain: Annotated[list[ChainSentence], operator.add]
     """The chain of thought so far (reasoner appends one sentence per step)."""
     answer: str | None
     """The answer the chain reached, or a reader's answer when asked for (reasoner, ranker)."""
-    history: list[IrcotStep]
+    history: Annotated[list[IrcotStep], operator.add]
     """What each node did and who decided (every node appends, fallbacks included)."""
-    cost: dict[str, float]
-    """Accumulated cost tally; every node adds its own delta."""
-    fallbacks: list[str]
-    """Every LLM decision replaced by its offline twin: "node: reason"."""
 
 
-class IrcotState(TypedDict, total=False):
-    """The whole checkpointed state of one IRCoT run."""
+class IrcotState(IrcotOutputState, total=False):
+    """The whole checkpointed state of one IRCoT run: its output and its working fields."""
 
     question: str
     """The original question Q (input)."""
@@ -105,18 +93,6 @@ class IrcotState(TypedDict, total=False):
     """Every component retrieved so far, first-retrieved first (retriever appends new ones)."""
     reserve: list[Ranked]
     """The question's hits past the first K, to fill a short ranking (retriever, step 0)."""
-    chain: Annotated[list[ChainSentence], operator.add]
-    """The chain of thought so far (reasoner appends one sentence per step)."""
-    answer: str | None
-    """The answer the chain reached, or a reader's answer when asked for (reasoner, ranker)."""
-    ranking: list[Ranked]
-    """The final top-k components (ranker)."""
-    history: Annotated[list[IrcotStep], operator.add]
-    """What each node did and who decided (every node appends, fallbacks included)."""
-    cost: Annotated[dict[str, float], add_costs]
-    """Accumulated cost tally; every node adds its own delta."""
-    fallbacks: Annotated[list[str], operator.add]
-    """Every LLM decision replaced by its offline twin: "node: reason"."""
 
 
 class IrcotContext(RunSettings):

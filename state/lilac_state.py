@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.core import FIELD_DOCS, Ranked, add_costs
+from state.core import FIELD_DOCS, CostOutput, Ranked
 from state.settings import RunSettings
 
 Modality = Literal["text", "table", "image"]
@@ -57,15 +57,7 @@ class LilacStep(TypedDict):
 
 
 @with_config(FIELD_DOCS)
-class LilacInputState(TypedDict):
-    """What a caller passes: the question."""
-
-    question: str
-    """The question to find evidence for."""
-
-
-@with_config(FIELD_DOCS)
-class LilacOutputState(TypedDict, total=False):
+class LilacOutputState(CostOutput, total=False):
     """What a caller gets back: ranking, plan, final beam, trace and costs."""
 
     ranking: list[Ranked]
@@ -74,27 +66,15 @@ class LilacOutputState(TypedDict, total=False):
     """Modality-labelled subqueries Q_sub (decomposer; written once)."""
     beam: list[ScoredEdge]
     """The top-b edges after the last iteration, best first (traverser)."""
-    trace: list[LilacStep]
+    trace: Annotated[list[LilacStep], operator.add]
     """What each node decided and how (every node appends, fallbacks included)."""
-    cost: dict[str, float]
-    """Accumulated cost tally; every node adds its own delta."""
 
 
-class LilacState(TypedDict, total=False):
-    """The whole checkpointed state of one LILaC run."""
+class LilacState(LilacOutputState, total=False):
+    """The whole checkpointed state of one LILaC run: its output and the question."""
 
     question: str
     """The original question Q (input)."""
-    subqueries: list[LilacSubquery]
-    """Modality-labelled subqueries Q_sub (decomposer; written once)."""
-    beam: list[ScoredEdge]
-    """The top-b edges after the last iteration, best first (traverser)."""
-    ranking: list[Ranked]
-    """The final top-k components (traverser)."""
-    trace: Annotated[list[LilacStep], operator.add]
-    """What each node decided and how (every node appends, fallbacks included)."""
-    cost: Annotated[dict[str, float], add_costs]
-    """Accumulated cost tally; every node adds its own delta."""
 
 
 class LilacContext(RunSettings):

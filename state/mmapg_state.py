@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.core import FIELD_DOCS, DecisionRecord, Ranked, add_costs
+from state.core import FIELD_DOCS, DecidedOutput, DecisionRecord, Ranked
 from state.settings import RunSettings
 
 NodeType = Literal["question", "answer", "retrieval", "stop"]
@@ -101,15 +101,7 @@ def merge_nodes(left: list[PlanNode] | None, right: list[PlanNode] | None) -> li
 
 
 @with_config(FIELD_DOCS)
-class MMAPGInputState(TypedDict):
-    """What a caller passes: the question."""
-
-    question: str
-    """The question to find evidence for."""
-
-
-@with_config(FIELD_DOCS)
-class MMAPGOutputState(TypedDict, total=False):
+class MMAPGOutputState(DecidedOutput, total=False):
     """What a caller gets back: ranking, answer, the planning graph, its drawing, trace, cost."""
 
     ranking: list[Ranked]
@@ -118,43 +110,22 @@ class MMAPGOutputState(TypedDict, total=False):
     """The final answer: the last Answer node's content (finisher)."""
     plan: OverallPlan
     """The overall plan (plan_writer; written once)."""
-    nodes: list[PlanNode]
-    """The planning graph's nodes with their parent edges (plan_writer, planner, retriever,
-    answerer, finisher append; nothing is removed, failed retrievals included)."""
-    graph_text: str
-    """The planning graph drawn as a mermaid flowchart (finisher)."""
-    trace: list[MMAPGStep]
-    """What each node decided and how (every node appends, fallbacks included)."""
-    cost: dict[str, float]
-    """Accumulated cost tally; every node adds its own delta (the graph adds `work_ms`)."""
-    fallbacks: list[str]
-    """Every LLM decision replaced by its offline twin: "node: reason"."""
-
-
-class MMAPGState(TypedDict, total=False):
-    """The whole checkpointed state of one MMAPG run."""
-
-    question: str
-    """The original question Q (input)."""
-    plan: OverallPlan
-    """The overall plan (plan_writer; written once)."""
     nodes: Annotated[list[PlanNode], merge_nodes]
     """The planning graph's nodes with their parent edges (plan_writer, planner, retriever,
     answerer, finisher append; nothing is removed, failed retrievals included)."""
-    pending: list[NodeAction]
-    """The planner's latest decision: the node(s) to build next (last write wins)."""
-    ranking: list[Ranked]
-    """The final top-k components (finisher)."""
-    answer: str | None
-    """The final answer: the last Answer node's content (finisher)."""
     graph_text: str
     """The planning graph drawn as a mermaid flowchart (finisher)."""
     trace: Annotated[list[MMAPGStep], operator.add]
     """What each node decided and how (every node appends, fallbacks included)."""
-    cost: Annotated[dict[str, float], add_costs]
-    """Accumulated cost tally; every node adds its own delta (the graph adds `work_ms`)."""
-    fallbacks: Annotated[list[str], operator.add]
-    """Every LLM decision replaced by its offline twin: "node: reason"."""
+
+
+class MMAPGState(MMAPGOutputState, total=False):
+    """The whole checkpointed state of one MMAPG run: its output and its working fields."""
+
+    question: str
+    """The original question Q (input)."""
+    pending: list[NodeAction]
+    """The planner's latest decision: the node(s) to build next (last write wins)."""
 
 
 class RetrieverInput(TypedDict):

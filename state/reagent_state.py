@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.core import FIELD_DOCS, DecisionRecord, Ranked, add_costs
+from state.core import FIELD_DOCS, CostOutput, DecisionRecord, Ranked
 from state.settings import RunSettings
 
 MessageKind = Literal["assert", "inform", "reject", "challenge"]
@@ -129,7 +129,7 @@ class ReAgentInputState(TypedDict, total=False):
 
 
 @with_config(FIELD_DOCS)
-class ReAgentOutputState(TypedDict, total=False):
+class ReAgentOutputState(CostOutput, total=False):
     """What a caller gets back: ranking, answer, knowledge, messages, trace and costs."""
 
     ranking: list[Ranked]
@@ -140,26 +140,22 @@ class ReAgentOutputState(TypedDict, total=False):
     """Whether a consistent knowledge set remained (supervisor)."""
     subquestions: list[SubQuestion]
     """The sub-questions q_1..q_m (input or decomposer; written once)."""
-    knowledge: dict[str, list[Assertion]]
+    knowledge: Annotated[dict[str, list[Assertion]], merge_sets]
     """Local knowledge sets Φ_i by agent; the global set Φ is their union (retriever,
     verifier, supervisor)."""
-    messages: list[Message]
+    messages: Annotated[list[Message], operator.add]
     """Typed messages between agents, in order (every agent)."""
     rollback: Rollback | None
     """A global backtrack the supervisor asks for; cleared by the fork (supervisor)."""
-    trace: list[ReAgentStep]
+    trace: Annotated[list[ReAgentStep], operator.add]
     """What each node decided and how (every node appends, fallbacks included)."""
-    cost: dict[str, float]
-    """Accumulated cost tally; every node adds its own delta."""
 
 
-class ReAgentState(TypedDict, total=False):
-    """The whole checkpointed state of one ReAgent run."""
+class ReAgentState(ReAgentOutputState, total=False):
+    """The whole checkpointed state of one ReAgent run: its output and its working fields."""
 
     question: str
     """The original question Q (input)."""
-    subquestions: list[SubQuestion]
-    """The sub-questions q_1..q_m (input or decomposer; written once)."""
     step: int
     """The current round: 0 after decomposition, +1 per retrieval (retriever)."""
     pending: list[int]
@@ -169,29 +165,12 @@ class ReAgentState(TypedDict, total=False):
     """Top-M fused evidence per sub-question index (retriever; a re-query replaces it)."""
     rejected: Annotated[list[str], union_ids]
     """Evidence units no assertion may be read from again (verifier, supervisor)."""
-    knowledge: Annotated[dict[str, list[Assertion]], merge_sets]
-    """Local knowledge sets Φ_i by agent; the global set Φ is their union (retriever,
-    verifier, supervisor)."""
     log: Annotated[list[LogEntry], operator.add]
     """Persistent log: each agent's knowledge set after every round it changed."""
-    messages: Annotated[list[Message], operator.add]
-    """Typed messages between agents, in order (every agent)."""
     conflicts: Annotated[list[list[str]], operator.add]
     """Pairs of assertion ids held by different agents that contradict (verifier)."""
     local_backtracks: Annotated[dict[str, list[int]], merge_lists]
     """Steps at which each agent backtracked locally (verifier)."""
-    rollback: Rollback | None
-    """A global backtrack the supervisor asks for; cleared by the fork (supervisor)."""
-    outcome: Outcome
-    """Whether a consistent knowledge set remained (supervisor)."""
-    ranking: list[Ranked]
-    """The final top-k components (assembler)."""
-    answer: str | None
-    """The assembled answer, when asked for and consistent (assembler)."""
-    trace: Annotated[list[ReAgentStep], operator.add]
-    """What each node decided and how (every node appends, fallbacks included)."""
-    cost: Annotated[dict[str, float], add_costs]
-    """Accumulated cost tally; every node adds its own delta."""
 
 
 class ReAgentContext(RunSettings):

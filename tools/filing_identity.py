@@ -38,14 +38,16 @@ _EARNINGS = re.compile(
     r"|\bfor immediate release\b|\bearnings release\b",
     re.I,
 )
-_PERIOD = re.compile(
+PERIOD_ENDED = re.compile(
     r"(fiscal year|quarterly period|year|quarter|period)\s+ended:?\s+"
-    r"([A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})",
+    r"(?P<date>[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})",
     re.I,
 )
+"""A cover's period: its kind (group 1) and end date (group 2, "date"); the build's title too."""
 _REPORT_DATE = re.compile(r"Date of Report[^:]{0,60}:\s*([A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})", re.I)
 _REPORT_YEAR = re.compile(r"\b((?:19|20)\d{2})\s+annual report\b", re.I)
-_REGISTRANT = re.compile(r"\(?\s*exact name of (?:the )?registrant", re.I)
+REGISTRANT_CAPTION = re.compile(r"\(?\s*exact name of (?:the )?registrant", re.I)
+"""The caption under a cover's registrant name (the name is before it or on a line above)."""
 _TICKER = re.compile(r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|ASX)\s*:\s*([A-Z]{1,5})\)")
 _TRADING_SYMBOL_ROW = re.compile(
     r"\b(?:Common Stock|Ordinary Shares|Class [AB] Common Stock)[^;]{0,60}?\s([A-Z]{2,5})\s+"
@@ -166,7 +168,7 @@ def _cover_form(rest: str) -> bool:
 
 def _registrant(first: Sequence[PageText], title: str) -> tuple[str, str]:
     for index, (page, text) in enumerate(first):
-        found = _REGISTRANT.search(text)
+        found = REGISTRANT_CAPTION.search(text)
         if not found:
             continue
         before = text[: found.start()].strip()
@@ -225,7 +227,7 @@ def _period(
     pages = sorted({page for page, _ in lines})
     first = [(p, "\n".join(t for q, t in lines if q == p)) for p in pages]
     for page, text in first:
-        if found := _PERIOD.search(text):
+        if found := PERIOD_ENDED.search(text):
             end = parse_date(found.group(2))
             if end is None:
                 continue
