@@ -236,16 +236,13 @@ def _start_child(spec: str) -> subprocess.Popen[bytes]:
 def serve(spec: str, requests: IO[bytes], answers: IO[bytes]) -> None:
     """The child's loop: load the encoder, say ready, answer each batch until the pipe ends."""
     from tools.embedders import embed_each
-    from tools.onnx_encoder import THREADS_ENV
     from tools.saved_encoder import query_embedder
 
-    # one core for the child, the other for the run
-    if spec.startswith("st:"):
+    if spec.startswith("st:"):  # one core for the child, the other for the run
         import torch
 
         torch.set_num_threads(1)
-    os.environ[THREADS_ENV] = "1"
-    embedder = query_embedder(spec)
+    embedder = query_embedder(spec)  # an onnx: one runs on one thread already
     ready = {"model_id": embedder.model_id, "dim": embedder.dim}
     write_frame(answers, READY, json.dumps(ready).encode())
     while True:

@@ -30,7 +30,9 @@ logger = logging.getLogger(__name__)
 
 TORCH_INT8_EMBEDDER = "st:all-MiniLM-L6-v2#int8@128"
 """torch's int8 dynamic quantisation, 128-token inputs (MiniLM's training length)."""
-DEFAULT_TEXT_EMBEDDER = TORCH_INT8_EMBEDDER
+DEFAULT_TEXT_EMBEDDER = "onnx:all-MiniLM-L6-v2#int8@128"
+"""ONNX Runtime, int8 scaled per token (tools.onnx_encoder): vectors independent of their
+batch, ~2x the torch int8 encoder's texts/s, and the same R@10 on the dev bundles."""
 INT8_SCHEME = "int8pc"
 """The int8 scheme in model ids: per-channel weights. `fif build` re-embeds an index built
 with the former per-matrix scheme (`#int8`); searching one first logs a warning."""

@@ -36,6 +36,7 @@ from tools.embedders import Embedder, load_embedder, resolve_model_path, st_mode
 from tools.errors import ConfigError, MissingDependencyError
 from tools.mean_pooling import PROBE_TEXTS, Features, embed_batched, mean_pooled, trace_states
 from tools.model_files import cache_root, weights_file
+from tools.onnx_encoder import QUERY_THREADS, load_onnx_encoder
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +61,8 @@ def query_embedder(spec: str) -> Embedder:
 
     Loading the model the slow way saves its encoder for the next process.
     """
+    if spec.startswith("onnx:"):  # loads without torch; one thread (QUERY_THREADS)
+        return load_onnx_encoder(spec.partition(":")[2], threads=QUERY_THREADS)
     weights = weights_of(spec)
     if weights is None:
         return load_embedder(spec)

@@ -8,7 +8,7 @@ import pytest
 from corpus_builder import build as build_module
 from corpus_builder.build import BuildOptions, build
 from tools.corpus_index import CorpusIndex
-from tools.embedders import DEFAULT_TEXT_EMBEDDER, HashEmbedder
+from tools.embedders import HashEmbedder
 from tools.errors import CorpusFormatError, IndexMismatchError
 from tools.index import ChromaLayers
 from tools.layered_graph import LayeredGraph
@@ -205,16 +205,6 @@ def test_a_different_embedder_needs_rebuild(mini_bundle: Path, tmp_path: Path, h
     manifest = hash_build(mini_bundle, tmp_path / "index", text_embedder="hash:32", rebuild=True)
     assert manifest.text_embedder.dim == 32 and manifest.embedding["component_written"] == 19
     assert CorpusIndex.open(tmp_path / "index").layers.collection("component").metadata["dim"] == 32
-
-
-def test_a_build_naming_the_default_keeps_the_encoder_that_built_the_index(
-    mini_bundle: Path, tmp_path: Path, hash_build
-) -> None:
-    hash_build(mini_bundle, tmp_path / "index")
-    manifest = hash_build(mini_bundle, tmp_path / "index", text_embedder=DEFAULT_TEXT_EMBEDDER)
-    assert (manifest.text_embedder.spec, manifest.text_embedder.dim) == ("hash:64", 64)
-    assert manifest.embedding["component_unchanged"] == 19  # nothing re-embedded
-    assert CorpusIndex.open(tmp_path / "index").text_embedder.model_id == "hash:64"
 
 
 def test_mentions_link_a_corpus_without_hyperlinks(

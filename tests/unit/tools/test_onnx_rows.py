@@ -11,7 +11,7 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 
 from tools.errors import ConfigError
-from tools.onnx_encoder import onnx_spec
+from tools.onnx_encoder import _check_mean_pooled, onnx_spec
 from tools.onnx_export import quantise_rows
 
 
@@ -74,3 +74,13 @@ def test_onnx_specs_name_the_row_scheme_in_the_model_id(
 def test_bad_onnx_specs_say_what_to_do(model: str) -> None:
     with pytest.raises(ConfigError, match="use"):
         onnx_spec(model)
+
+
+def test_a_model_pooled_otherwise_than_by_the_mean_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "1_Pooling").mkdir()
+    config = tmp_path / "1_Pooling" / "config.json"
+    config.write_text('{"pooling_mode_mean_tokens": true}')
+    _check_mean_pooled(tmp_path)
+    config.write_text('{"pooling_mode_cls_token": true, "pooling_mode_mean_tokens": false}')
+    with pytest.raises(ConfigError, match="not the mean"):
+        _check_mean_pooled(tmp_path)
