@@ -119,7 +119,7 @@ def _build(corpus: Path, index_dir: Path, options: BuildOptions) -> tuple[Manife
         graph = build_layered_graph(documents, subcomponents, run.summaries, report, mentions)
         graph.save(target / GRAPH_FILE)
     previous = Manifest.load(target) if (target / "manifest.json").is_file() else None
-    options = options.keeping_encoder(previous and previous.text_embedder.spec)
+    options = options.keeping_encoder(previous.text_embedder.spec if previous else None)
     text_embedder, image_embedder = _load_embedders(options)
     options = _follow_embedder_change(index_dir, previous, options, text_embedder)
     manifest = _start_manifest(index_dir, previous, options, info, text_embedder, image_embedder)
