@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from tools.errors import ConfigError, ModelUnavailableError
+from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableError
 from tools.model_files import cache_root, resolve_model_path, weights_file
 from tools.span_pooling import ContextRequest, ContextVectors, pool_request, token_batches
 
@@ -115,6 +115,13 @@ def cached_graph(folder: Path, precision: str) -> Path:
 def _export(folder: Path, precision: str, staging: Path) -> None:
     from tools.onnx_export import export_transformer, quantise_rows
 
+    try:
+        import onnx  # noqa: F401  (torch.onnx writes through it)
+        import torch  # noqa: F401
+    except ImportError as err:
+        raise MissingDependencyError(
+            f"exporting {folder} to ONNX needs torch and onnx: pip install torch onnx"
+        ) from err
     logger.info("exporting %s to ONNX (%s), once", folder, precision)
     plain = staging / ("fp32.onnx" if precision == "int8" else MODEL_FILE)
     export_transformer(folder, plain)
