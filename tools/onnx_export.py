@@ -31,8 +31,15 @@ def export_transformer(model_dir: Path, target: Path) -> None:
     """Export the fp32 transformer of the model in `model_dir` to `target` (torch.onnx)."""
     import torch
     from transformers import AutoModel
+    from transformers.utils import logging as hf_logging
 
-    model = AutoModel.from_pretrained(str(model_dir), local_files_only=True).eval()
+    shown = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()  # no "Loading weights" bar on a CLI's stderr
+    try:
+        model = AutoModel.from_pretrained(str(model_dir), local_files_only=True).eval()
+    finally:
+        if shown:
+            hf_logging.enable_progress_bar()
 
     class TokenStates(torch.nn.Module):
         def __init__(self, inner: Any) -> None:
