@@ -127,7 +127,7 @@ def throughput(
     texts = [text for layer in deduped for text in layer]
     ours = load_embedder(DEFAULT_TEXT_EMBEDDER)
     plain = SentenceTransformer(resolve_model_path("all-MiniLM-L6-v2"), device="cpu")
-    plain.max_seq_length = ours.model.max_seq_length  # type: ignore[attr-defined]
+    plain.max_seq_length = getattr(ours, "max_tokens", None) or ours.model.max_seq_length  # type: ignore[attr-defined]
 
     def plain_fp32() -> None:
         for layer in deduped:

@@ -118,8 +118,9 @@ def _build(corpus: Path, index_dir: Path, options: BuildOptions) -> tuple[Manife
     with clock.stage("graph"):
         graph = build_layered_graph(documents, subcomponents, run.summaries, report, mentions)
         graph.save(target / GRAPH_FILE)
-    text_embedder, image_embedder = _load_embedders(options)
     previous = Manifest.load(target) if (target / "manifest.json").is_file() else None
+    options = options.keeping_encoder(previous.text_embedder.spec if previous else None)
+    text_embedder, image_embedder = _load_embedders(options)
     options = _follow_embedder_change(index_dir, previous, options, text_embedder)
     manifest = _start_manifest(index_dir, previous, options, info, text_embedder, image_embedder)
     with clock.stage("copy"):  # a Chroma server's vectors: into this version's collections

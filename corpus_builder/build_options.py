@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from corpus_builder.pdf_pages import PdfLimits
@@ -47,3 +47,13 @@ class BuildOptions:
     ray: RayTarget | None = None
     """Parse (PDFs, OCR included) and embed on this Ray cluster (corpus_builder.ray_embed,
     corpus_builder.ray_parse); None: in this process. The index is written here either way."""
+
+    def keeping_encoder(self, built_with: str | None) -> BuildOptions:
+        """Return these options with the index's own text encoder if they name the default.
+
+        An index keeps the encoder that built it (its queries use that one too), so a new
+        default never re-embeds an index; naming another spec or `rebuild` changes it.
+        """
+        if built_with is None or self.rebuild or self.text_embedder != DEFAULT_TEXT_EMBEDDER:
+            return self
+        return replace(self, text_embedder=built_with)

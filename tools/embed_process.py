@@ -7,7 +7,8 @@ took 35 times longer on this machine. A child process has its own GIL: the run s
 down a pipe and reads the vectors back when it needs them, in the order it sent them.
 
 The child loads the index's query encoder (`tools.saved_encoder.query_embedder`) on one
-torch thread, so the run keeps the other core, and says so with its model id and dimension.
+thread (torch's or ONNX Runtime's), so the run keeps the other core, and says so with its
+model id and dimension.
 The parent embeds in-process until then, and for good if the child fails to start, answers
 with another model, or dies (a warning says why). Requests and answers are frames of a
 4-byte length, a kind byte and a payload: JSON texts down, float32 rows or an error back.
@@ -88,12 +89,13 @@ HELPER_ENV = "FIF_EMBED_HELPER"
 
 @lru_cache(maxsize=4)
 def embed_helper(spec: str, model_id: str, dim: int) -> EmbedProcess | None:
-    """Return this process's helper for a sentence-transformers query encoder (None: none).
+    """Return this process's helper for an st: or onnx: query encoder (None: none).
 
     One helper per model serves every index and thread of the process; it starts on first
     use. Other backends (hash, CLIP) and POSIX-less systems embed in-process.
     """
-    if not spec.startswith("st:") or os.name != "posix" or os.environ.get(HELPER_ENV) == "0":
+    local = not spec.startswith(("st:", "onnx:"))
+    if local or os.name != "posix" or os.environ.get(HELPER_ENV) == "0":
         return None
     return EmbedProcess(spec, model_id, dim)
 
@@ -233,13 +235,14 @@ def _start_child(spec: str) -> subprocess.Popen[bytes]:
 
 def serve(spec: str, requests: IO[bytes], answers: IO[bytes]) -> None:
     """The child's loop: load the encoder, say ready, answer each batch until the pipe ends."""
-    import torch
-
     from tools.embedders import embed_each
     from tools.saved_encoder import query_embedder
 
-    torch.set_num_threads(1)  # one core for the child, the other for the run
-    embedder = query_embedder(spec)
+    if spec.startswith("st:"):  # one core for the child, the other for the run
+        import torch
+
+        torch.set_num_threads(1)
+    embedder = query_embedder(spec)  # an onnx: one runs on one thread already
     ready = {"model_id": embedder.model_id, "dim": embedder.dim}
     write_frame(answers, READY, json.dumps(ready).encode())
     while True:

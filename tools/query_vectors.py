@@ -10,11 +10,11 @@ reranker). `prefetch` declares such a batch and sends it to the embedding helper
 `vectors` returns cached vectors, collects declared batches and embeds the rest here: a
 text needed now gains nothing from crossing a pipe.
 
-Each text is embedded in a pass of its own (`tools.embedders.embed_each`: int8 kernels
-scale a pass's activations by its whole batch), so a text's vector is the same whichever
-batch declared it and whoever embeds it: the helper, or this process when the helper is
-not up (still loading, failed, switched off). A run gives the same rankings with or
-without the helper, and declaring a text earlier or later never changes them.
+A text's vector never depends on its batch (`tools.embedders.embed_each`: a batch-independent
+encoder embeds a batch in one call, torch's int8 one a pass per text), so it is the same
+whichever batch declared it and whoever embeds it: the helper, or this process when the
+helper is not up (still loading, failed, switched off). A run gives the same rankings with
+or without the helper, and declaring a text earlier or later never changes them.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ DECLARED_LIMIT = 256
 """Declared texts beyond this many are settled: a server's runs may leave some unused."""
 
 Embed = Callable[[list[str]], Sequence[np.ndarray]]
-"""Embeds a batch of texts in this process, a pass each: the index's text embedder."""
+"""Embeds a batch of texts in this process with the index's text embedder (`embed_each`)."""
 
 
 @dataclass(eq=False)  # compared by identity

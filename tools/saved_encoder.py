@@ -35,10 +35,11 @@ import numpy as np
 from tools.embedders import Embedder, load_embedder, resolve_model_path, st_model
 from tools.errors import ConfigError, MissingDependencyError
 from tools.mean_pooling import PROBE_TEXTS, Features, embed_batched, mean_pooled, trace_states
+from tools.model_files import cache_root, weights_file
+from tools.onnx_encoder import QUERY_THREADS, load_onnx_encoder
 
 logger = logging.getLogger(__name__)
 
-CACHE_ENV = "FIF_CACHE_DIR"
 FORMAT = 1
 """Bumped when the saved files change, so older saves are ignored."""
 CHECK_TEXTS = (
@@ -49,7 +50,6 @@ CHECK_TEXTS = (
 )
 """Texts whose vectors must come back bit-identical before a saved encoder is used."""
 MODULE_FILE, TOKENIZER_FILE, META_FILE = "encoder.pt", "tokenizer.json", "encoder.json"
-WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
 STAGING_PREFIX = ".saving-"
 ABANDONED_AFTER_S = 3600.0
 """A staging folder this old belongs to a save that will never finish."""
@@ -61,6 +61,8 @@ def query_embedder(spec: str) -> Embedder:
 
     Loading the model the slow way saves its encoder for the next process.
     """
+    if spec.startswith("onnx:"):  # loads without torch; one thread (QUERY_THREADS)
+        return load_onnx_encoder(spec.partition(":")[2], threads=QUERY_THREADS)
     weights = weights_of(spec)
     if weights is None:
         return load_embedder(spec)
@@ -82,13 +84,7 @@ def weights_of(spec: str) -> Path | None:
         folder = Path(resolve_model_path(st_model(model)[0]))
     except (ConfigError, MissingDependencyError):
         return None
-    return next((folder / f for f in WEIGHT_FILES if (folder / f).is_file()), None)
-
-
-def cache_root() -> Path:
-    """Return the folder FiF caches query encoders in."""
-    configured = os.environ.get(CACHE_ENV)
-    return Path(configured) if configured else Path.home() / ".cache" / "fif"
+    return weights_file(folder)
 
 
 def encoder_folder(spec: str, weights: Path) -> Path:

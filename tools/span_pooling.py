@@ -77,13 +77,14 @@ def pool_in_context(
             states = transformer(**encoded).last_hidden_state.float().numpy()
             masks = encoded["attention_mask"].numpy().astype(bool)
             for row, i in enumerate(batch):
-                results[i] = _pool(states[row], masks[row], offsets[row], requests[i])
+                results[i] = pool_request(states[row], masks[row], offsets[row], requests[i])
     return [r for r in results if r is not None]
 
 
-def _pool(
+def pool_request(
     states: np.ndarray, mask: np.ndarray, offsets: np.ndarray, request: ContextRequest
 ) -> ContextVectors:
+    """Pool one text's token states: the whole text, and each span with the prefix."""
     whole = _unit(states[mask].mean(axis=0))
     real = mask & (offsets[:, 1] > offsets[:, 0])  # special tokens have empty offsets
     prefix = real & (offsets[:, 1] <= request.prefix_chars)

@@ -14,7 +14,7 @@ from graph_agent.api import ask
 from state.fif_context import FiFContext
 from tools.corpus_index import open_index
 from tools.embed_process import EmbedProcess, EmbedProcessError
-from tools.embedders import DEFAULT_TEXT_EMBEDDER, embed_each
+from tools.embedders import DEFAULT_TEXT_EMBEDDER, TORCH_INT8_EMBEDDER, embed_each
 from tools.query_vectors import QueryVectors
 from tools.saved_encoder import query_embedder
 
@@ -38,7 +38,7 @@ def helper():
 
 
 def test_a_query_vector_is_the_same_whatever_it_is_embedded_with() -> None:
-    embedder = query_embedder(DEFAULT_TEXT_EMBEDDER)
+    embedder = query_embedder(TORCH_INT8_EMBEDDER)
     batch = [" ".join(["a long table row"] * 20), "Teen Vogue"]
     alone = embedder.embed(batch[1:])[0]
     assert not np.array_equal(embedder.embed(batch)[1], alone)  # int8: scaled by the batch

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tools.embedders import DEFAULT_TEXT_EMBEDDER, SentenceTransformerEmbedder, _load_st
+from tools.embedders import TORCH_INT8_EMBEDDER, SentenceTransformerEmbedder, _load_st
 from tools.mean_pooling import MeanPoolEncoder
 
 pytestmark = pytest.mark.integration
@@ -32,7 +32,7 @@ def encode(embedder: SentenceTransformerEmbedder, texts: list[str]) -> np.ndarra
     )
 
 
-@pytest.mark.parametrize("spec", [DEFAULT_TEXT_EMBEDDER, "st:all-MiniLM-L6-v2#fp32@128"])
+@pytest.mark.parametrize("spec", [TORCH_INT8_EMBEDDER, "st:all-MiniLM-L6-v2#fp32@128"])
 def test_lean_vectors_equal_encode_alone_and_in_batches(spec: str) -> None:
     embedder = _load_st(spec.removeprefix("st:"), allow_download=False)  # a fresh model
     assert isinstance(embedder, SentenceTransformerEmbedder)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from test_mean_pooling import TEXTS
 
-from tools.embedders import DEFAULT_TEXT_EMBEDDER, SentenceTransformerEmbedder, load_embedder
+from tools.embedders import TORCH_INT8_EMBEDDER, SentenceTransformerEmbedder, load_embedder
 from tools.saved_encoder import (
     META_FILE,
     MODULE_FILE,
@@ -38,11 +38,11 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_the_first_load_saves_and_the_next_embeds_bit_for_bit(cache: Path) -> None:
-    first = query_embedder.__wrapped__(DEFAULT_TEXT_EMBEDDER)  # past the process's lru_cache
+    first = query_embedder.__wrapped__(TORCH_INT8_EMBEDDER)  # past the process's lru_cache
     assert isinstance(first, SentenceTransformerEmbedder)
-    weights = weights_of(DEFAULT_TEXT_EMBEDDER)
-    assert weights is not None and encoder_folder(DEFAULT_TEXT_EMBEDDER, weights).is_dir()
-    saved = query_embedder.__wrapped__(DEFAULT_TEXT_EMBEDDER)
+    weights = weights_of(TORCH_INT8_EMBEDDER)
+    assert weights is not None and encoder_folder(TORCH_INT8_EMBEDDER, weights).is_dir()
+    saved = query_embedder.__wrapped__(TORCH_INT8_EMBEDDER)
     assert isinstance(saved, SavedQueryEncoder)
     assert (saved.model_id, saved.dim) == (first.model_id, first.dim)
     for text in TEXTS:
@@ -52,7 +52,7 @@ def test_the_first_load_saves_and_the_next_embeds_bit_for_bit(cache: Path) -> No
 
 
 def test_a_damaged_or_changed_save_is_not_used(cache: Path) -> None:
-    embedder = load_embedder(DEFAULT_TEXT_EMBEDDER)
+    embedder = load_embedder(TORCH_INT8_EMBEDDER)
     folder = cache / "encoder"
     assert save_query_encoder(embedder, folder) and load_query_encoder(folder) is not None
     meta = json.loads((folder / META_FILE).read_text())
@@ -62,10 +62,10 @@ def test_a_damaged_or_changed_save_is_not_used(cache: Path) -> None:
     (folder / MODULE_FILE).write_bytes(b"not a TorchScript archive")
     assert load_query_encoder(folder) is None
     assert load_query_encoder(cache / "nothing saved here") is None
-    weights = weights_of(DEFAULT_TEXT_EMBEDDER)
+    weights = weights_of(TORCH_INT8_EMBEDDER)
     assert weights is not None
     fp32 = encoder_folder("st:all-MiniLM-L6-v2#fp32@128", weights)
-    assert fp32 != encoder_folder(DEFAULT_TEXT_EMBEDDER, weights)  # one save per spec
+    assert fp32 != encoder_folder(TORCH_INT8_EMBEDDER, weights)  # one save per spec
 
 
 def test_a_save_abandoned_over_an_hour_ago_is_cleared_by_the_next(cache: Path) -> None:
@@ -73,12 +73,12 @@ def test_a_save_abandoned_over_an_hour_ago_is_cleared_by_the_next(cache: Path) -
     for staging in (old, fresh):
         staging.mkdir()
     os.utime(old, (time.time() - 7200, time.time() - 7200))
-    assert save_query_encoder(load_embedder(DEFAULT_TEXT_EMBEDDER), cache / "encoder")
+    assert save_query_encoder(load_embedder(TORCH_INT8_EMBEDDER), cache / "encoder")
     assert not old.exists() and fresh.exists()  # a save in progress elsewhere is left alone
 
 
 def test_an_unwritable_cache_only_costs_the_slow_load(cache: Path) -> None:
     blocked = cache / "file"
     blocked.write_text("a file where the cache folder would go")
-    assert not save_query_encoder(load_embedder(DEFAULT_TEXT_EMBEDDER), blocked / "encoder")
+    assert not save_query_encoder(load_embedder(TORCH_INT8_EMBEDDER), blocked / "encoder")
     assert weights_of("hash:64") is None  # only sentence-transformers models are saved

@@ -79,3 +79,24 @@ def test_embed_each_gives_a_text_the_same_vector_whatever_it_is_embedded_with() 
     assert not np.allclose(embedder.embed(["Warsaw", "a much longer text"])[0], alone)
     assert np.array_equal(embed_each(embedder, ["Warsaw", "a much longer text"])[0], alone)
     assert embed_each(embedder, []).shape == (0, 16)
+
+
+class CountingEmbedder(HashEmbedder):
+    """A batch-independent embedder that counts its calls."""
+
+    batch_independent = True
+
+    def __init__(self, dim: int) -> None:
+        super().__init__(dim)
+        self.calls = 0
+
+    def embed(self, texts):
+        self.calls += 1
+        return super().embed(texts)
+
+
+def test_embed_each_embeds_a_batch_independent_embedders_texts_in_one_call() -> None:
+    embedder = CountingEmbedder(16)
+    vectors = embed_each(embedder, ["Warsaw", "a much longer text", "Paris"])
+    assert embedder.calls == 1
+    assert np.array_equal(vectors[2], HashEmbedder(16).embed(["Paris"])[0])
