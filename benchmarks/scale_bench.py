@@ -2,9 +2,10 @@
 
 Usage: python benchmarks/scale_bench.py DATA/hotpotqa-train100 --sources DATA/ottqa-dev200
        [--sizes 10000 100000] [--work .fif/scale] [--out runs/scale] [--seed 7]
-       [--limit N] [--rounds 2] [--no-server] [--queries-only]
+       [--limit N] [--rounds 2] [--no-server] [--queries-only] [--link-mentions on]
 
-For each size (counted in subcomponents: sentences and table rows) it writes a bundle of
+For each size (counted in subcomponents: sentences and table rows; 0: the planted bundle
+alone) it writes a bundle of
 the planted bundle's pages and questions plus distractor pages made from the sources' real
 text (evals.datasets.scale_corpus: fresh ids, renamed title words, links among
 themselves), builds it cold with `fif build` in a fresh process, and measures:
@@ -72,6 +73,13 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--no-server", action="store_true", help="skip the Chroma server")
     parser.add_argument(
+        "--link-mentions",
+        choices=("auto", "on", "off"),
+        default="on",
+        help="fif build's title-mention links; `auto` would turn them off for a planted "
+        "bundle without hyperlinks as soon as distractors bring some",
+    )
+    parser.add_argument(
         "--queries-only",
         action="store_true",
         help="keep each size's corpus, index and build figures; measure the queries again",
@@ -87,7 +95,8 @@ def measure(size: int, args: argparse.Namespace) -> dict[str, Any]:
     figures: dict[str, Any] = {"corpus": asdict(grown)}
     figures["corpus"]["generate_s"] = round(time.perf_counter() - started, 1)
     shutil.rmtree(index, ignore_errors=True)  # a cold build
-    figures["build"] = build_figures(corpus, index, args.work / f"build-{size}.log")
+    log = args.work / f"build-{size}.log"
+    figures["build"] = build_figures(corpus, index, log, args.link_mentions)
     figures["queries"] = queries(size, args)
     return figures
 
@@ -105,9 +114,10 @@ def queries(size: int, args: argparse.Namespace) -> dict[str, dict[str, dict[str
     return {mode: best_of(found) for mode, found in runs.items()}
 
 
-def build_figures(corpus: Path, index: Path, log: Path) -> dict[str, Any]:
+def build_figures(corpus: Path, index: Path, log: Path, mentions: str) -> dict[str, Any]:
     """Run `fif build` in a fresh process: wall time, stage split, peak RSS, size on disk."""
     command = [sys.executable, "-m", "fif", "build", str(corpus), "--index", str(index)]
+    command += ["--link-mentions", mentions]
     started = time.perf_counter()
     with log.open("w", encoding="utf-8") as output:
         process = subprocess.Popen(command, cwd=ROOT, stdout=output, stderr=subprocess.STDOUT)
@@ -204,8 +214,7 @@ def table(results: dict[str, Any]) -> str:
     ]
     for _, found in sorted(results.items(), key=lambda item: int(item[0])):
         build, queries = found["build"], found["queries"]
-        grown = found["corpus"]
-        units = grown["planted_subcomponents"] + grown["distractor_subcomponents"]
+        units, grown = _units(found["corpus"]), found["corpus"]
         pages = grown["planted_documents"] + grown["distractor_documents"]
         local, remote = queries["embedded"], queries.get("server", {})
         lines.append(
@@ -216,6 +225,10 @@ def table(results: dict[str, Any]) -> str:
             f"{_quality(local['fif'])} |"
         )
     return "\n".join(lines)
+
+
+def _units(grown: dict[str, int]) -> int:
+    return grown["planted_subcomponents"] + grown["distractor_subcomponents"]
 
 
 def _latency(figures: dict[str, float]) -> str:
@@ -238,7 +251,7 @@ def draw(results: dict[str, Any], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     sizes = sorted(results, key=int)
-    x = [int(s) for s in sizes]
+    x = [_units(results[s]["corpus"]) for s in sizes]
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
     for mode in MODES:
         for system in SYSTEMS:
