@@ -44,6 +44,8 @@ def component_record(component: Component) -> dict[str, Any]:
         record["table"] = {"header": list(table.header), "rows": [list(r) for r in table.rows]}
         if table.row_pages:
             record["table"]["row_pages"] = list(table.row_pages)
+        if table.cell_links:
+            record["cell_links"] = [[list(cell) for cell in row] for row in table.cell_links]
     elif component.kind == "image":
         record["caption"] = component.text
         if component.image_path:

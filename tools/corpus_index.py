@@ -23,7 +23,7 @@ from tools.embed_process import embed_helper
 from tools.embedders import Embedder, embed_each, load_embedder
 from tools.errors import IndexMismatchError, IndexNotFoundError
 from tools.image_scores import ImageScores, vector_key
-from tools.index import ChromaLayers, Hit, IndexLayer
+from tools.index import ChromaLayers, Hit, IndexLayer, graph_fields
 from tools.index_pins import pinned
 from tools.index_versions import live_dir
 from tools.layered_graph import LayeredGraph
@@ -73,6 +73,7 @@ class CorpusIndex:
             )
         graph = LayeredGraph.load(data / GRAPH_FILE)
         layers = ChromaLayers.open(data, chroma_url or manifest.chroma_url, manifest.prefix)
+        layers.nodes = graph_fields(graph)
         text = query_embedder(manifest.text_embedder.spec)
         if text.dim != manifest.text_embedder.dim:
             raise IndexMismatchError(
@@ -145,10 +146,7 @@ class CorpusIndex:
         self.queries.prefetch(texts)
 
     def forget_queries(self) -> None:
-        """Drop cached query vectors, so the next question pays for its own embeddings.
-
-        The eval runner calls it before each (question, system): no system gains by another.
-        """
+        """Drop cached query vectors: the eval runner's next (question, system) pays its own."""
         self.queries.forget()
 
     def _embed_texts(self, texts: list[str]) -> list[np.ndarray]:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlparse
 
 import numpy as np
@@ -22,6 +22,9 @@ from tools.errors import (
     IndexNotFoundError,
     MissingDependencyError,
 )
+
+if TYPE_CHECKING:
+    from tools.layered_graph import LayeredGraph
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +40,9 @@ METADATA_KEYS = ("doc_id", "component_id", "type")
 (document, paragraph, table, image, sentence, row, region)."""
 PAGE_KEYS = ("page_first", "page_last")
 """What a PDF component's or subcomponent's vector carries too: its zero-indexed page span."""
+GRAPH_LAYERS = ("document", "component", "subcomponent")
+NodeFields = Callable[[str], tuple[str, str, str] | None]
+"""A node's (doc_id, component_id, type) as its metadata holds them; None: not known."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +72,10 @@ class ChromaLayers:
     def __init__(self, client: Any, prefix: str) -> None:
         self.client = client
         self.prefix = prefix
+        self.nodes: NodeFields | None = None
+        """Where hits of the graph's layers take their fields from (`graph_fields`), so a
+        query asks Chroma for ids and distances only: reading the metadata was most of a
+        query's time, embedded or over HTTP. None: from Chroma's metadata."""
         self._collections: dict[str, Any] = {}
         self._counts: dict[str, int] = {}
         """Vectors per layer, for clamping queries: Chroma's count() took 2.5 ms, 40% of a
@@ -233,24 +243,28 @@ class ChromaLayers:
         n = min(n, self.count(layer))
         if n <= 0:
             return []
+        known = self.nodes if layer in GRAPH_LAYERS else None
+        include = ["distances"] if known else ["metadatas", "distances"]
         result = collection.query(
-            query_embeddings=[vector], n_results=n, where=where, include=["metadatas", "distances"]
+            query_embeddings=[vector], n_results=n, where=where, include=include
         )
-        hits = []
-        for node_id, meta, distance in zip(
-            result["ids"][0], result["metadatas"][0], result["distances"][0], strict=True
-        ):
-            meta = meta or {}
-            hits.append(
-                Hit(
-                    node_id,
-                    str(meta.get("doc_id", "")),
-                    str(meta.get("component_id", "")),
-                    str(meta.get("type", "")),
-                    1.0 - float(distance),
-                )
-            )
-        return hits
+        ids = result["ids"][0]
+        fields = self._fields(layer, ids, known) if known else map(_fields, result["metadatas"][0])
+        return [
+            Hit(node_id, *found, 1.0 - float(distance))
+            for node_id, found, distance in zip(ids, fields, result["distances"][0], strict=True)
+        ]
+
+    def _fields(
+        self, layer: IndexLayer, ids: list[str], known: NodeFields
+    ) -> list[tuple[str, str, str]]:
+        """Return each node's fields from `known`, reading from Chroma those it lacks."""
+        found = {node_id: known(node_id) for node_id in ids}
+        missing = [node_id for node_id, fields in found.items() if fields is None]
+        if missing:
+            page = self.collection(layer).get(ids=missing, include=["metadatas"])
+            found.update(zip(page["ids"], map(_fields, page["metadatas"]), strict=True))
+        return [found[node_id] or ("", "", "") for node_id in ids]
 
     def vectors(self, layer: IndexLayer, ids: Sequence[str]) -> dict[str, np.ndarray]:
         """Return the stored vectors of some nodes (missing ids are absent from the result)."""
@@ -261,3 +275,21 @@ class ChromaLayers:
             node_id: np.asarray(vec, dtype=np.float32)
             for node_id, vec in zip(page["ids"], page["embeddings"], strict=True)
         }
+
+
+def _fields(meta: Any) -> tuple[str, str, str]:
+    meta = meta or {}
+    return str(meta.get("doc_id", "")), str(meta.get("component_id", "")), str(meta.get("type", ""))
+
+
+def graph_fields(graph: LayeredGraph) -> NodeFields:
+    """Read hits' fields from the index's graph, which holds the same as the metadata."""
+
+    def fields(node_id: str) -> tuple[str, str, str] | None:
+        if node_id not in graph:
+            return None
+        view = graph.node(node_id)
+        component = {0: "", 1: node_id}.get(view.layer, str(view.attrs.get("component_id", "")))
+        return view.doc_id, component, view.kind
+
+    return fields

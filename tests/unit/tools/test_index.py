@@ -56,6 +56,44 @@ def test_query_returns_cosine_scores_best_first(layers: ChromaLayers) -> None:
     assert (hits[1].doc_id, hits[1].component_id, hits[1].kind) == ("a", "a::p1", "table")
 
 
+def test_query_takes_known_fields_from_the_graph_and_the_rest_from_chroma(
+    layers: ChromaLayers,
+) -> None:
+    layers.nodes = lambda node_id: ("from-graph", node_id, "sentence") if "a" in node_id else None
+    hits = {
+        h.node_id: (h.doc_id, h.component_id, h.kind)
+        for h in layers.query("component", unit(1, 0, 0), 10)
+    }
+    assert hits == {
+        "a::p0": ("from-graph", "a::p0", "sentence"),
+        "a::p1": ("from-graph", "a::p1", "sentence"),
+        "b::p0": ("b", "b::p0", "image"),  # unknown to the graph: its stored metadata
+    }
+
+
+def test_graph_fields_match_the_metadata_a_build_stores() -> None:
+    from corpus_builder.layer_items import embed_items
+    from corpus_builder.splitters import FixedCrops, split_components
+    from state.corpus import Component, Document, Table
+    from tools.index import graph_fields
+    from tools.layered_graph import LayeredGraph
+
+    paragraph = Component("d::p0", "d", "paragraph", 0, "One is here. Two is there.")
+    table = Component("d::t1", "d", "table", 1, "T", Table(("a", "b"), (("1", "2"),)))
+    document = Document("d", "D", components=(paragraph, table))
+    parts = split_components([document], FixedCrops())
+    graph = LayeredGraph()
+    graph.add_document(document, "D")
+    graph.add_subcomponents(s for subs in parts.values() for s in subs)
+    fields = graph_fields(graph)
+    items = [i for layer in embed_items([document], parts, {"d": "D"}) for i in layer]
+    assert len(items) == 6  # the document, two components, two sentences and a row
+    for item in items:
+        meta = item.metadata
+        assert fields(item.node_id) == (meta["doc_id"], meta["component_id"], meta["type"])
+    assert fields("elsewhere") is None
+
+
 def test_query_inside_documents(layers: ChromaLayers) -> None:
     assert [h.node_id for h in layers.query("component", unit(1, 0, 0), 10, ["b"])] == ["b::p0"]
     assert layers.query("component", unit(1, 0, 0), 10, []) == []
