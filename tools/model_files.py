@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from tools.errors import MissingDependencyError
@@ -13,6 +18,9 @@ PACKAGED_MODELS: dict[str, tuple[str, str]] = {
 }
 CACHE_ENV = "FIF_CACHE_DIR"
 WEIGHT_FILES = ("model.safetensors", "pytorch_model.bin")
+STAGING_PREFIX = ".saving-"
+ABANDONED_AFTER_S = 3600.0
+"""A staging folder this old belongs to a save that will never finish."""
 
 
 def resolve_model_path(name: str) -> str:
@@ -39,3 +47,37 @@ def cache_root() -> Path:
     """Return the folder FiF caches query encoders in."""
     configured = os.environ.get(CACHE_ENV)
     return Path(configured) if configured else Path.home() / ".cache" / "fif"
+
+
+@contextlib.contextmanager
+def saved_folder(folder: Path) -> Iterator[Path]:
+    """Yield a staging folder to write; it becomes `folder` whole when the block ends.
+
+    It is written beside `folder` and renamed into place, so a reader never sees half a
+    save, and of two processes saving at once the first one's copy is kept. Staging
+    folders that saves killed over an hour ago are removed first.
+
+    Raises:
+        OSError: If the folder could not be made (e.g. a read-only home) and no other
+            process saved it meanwhile.
+    """
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    drop_abandoned_saves(folder.parent)
+    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder.parent))
+    try:
+        yield staging
+        os.replace(staging, folder)  # fails if another process saved first: keep theirs
+    except OSError:
+        if not folder.is_dir():
+            raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def drop_abandoned_saves(root: Path) -> None:
+    """Remove staging folders that a process killed mid-save left over an hour ago."""
+    cutoff = time.time() - ABANDONED_AFTER_S
+    for staging in root.glob(f"{STAGING_PREFIX}*"):
+        with contextlib.suppress(OSError):  # another process may be removing it too
+            if staging.stat().st_mtime < cutoff:
+                shutil.rmtree(staging)

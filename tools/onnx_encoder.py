@@ -18,8 +18,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
-import shutil
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from tools.errors import ConfigError, MissingDependencyError, ModelUnavailableError
-from tools.model_files import cache_root, resolve_model_path, weights_file
+from tools.model_files import cache_root, resolve_model_path, saved_folder, weights_file
 from tools.span_pooling import ContextRequest, ContextVectors, pool_request, token_batches
 
 logger = logging.getLogger(__name__)
@@ -99,16 +97,8 @@ def cached_graph(folder: Path, precision: str) -> Path:
     target = cache_root() / "onnx-encoders" / hashlib.sha256(key.encode()).hexdigest()[:20]
     if (target / MODEL_FILE).is_file():
         return target / MODEL_FILE
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".saving-", dir=target.parent))
-    try:
+    with saved_folder(target) as staging:
         _export(folder, precision, staging)
-        os.replace(staging, target)  # fails if another process saved first: keep theirs
-    except OSError:
-        if not (target / MODEL_FILE).is_file():
-            raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
     return target / MODEL_FILE
 
 

@@ -15,15 +15,11 @@ bumps FORMAT.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
 import os
-import shutil
 import sys
-import tempfile
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -35,7 +31,7 @@ import numpy as np
 from tools.embedders import Embedder, load_embedder, resolve_model_path, st_model
 from tools.errors import ConfigError, MissingDependencyError
 from tools.mean_pooling import PROBE_TEXTS, Features, embed_batched, mean_pooled, trace_states
-from tools.model_files import cache_root, weights_file
+from tools.model_files import cache_root, saved_folder, weights_file
 from tools.onnx_encoder import QUERY_THREADS, load_onnx_encoder
 
 logger = logging.getLogger(__name__)
@@ -50,9 +46,6 @@ CHECK_TEXTS = (
 )
 """Texts whose vectors must come back bit-identical before a saved encoder is used."""
 MODULE_FILE, TOKENIZER_FILE, META_FILE = "encoder.pt", "tokenizer.json", "encoder.json"
-STAGING_PREFIX = ".saving-"
-ABANDONED_AFTER_S = 3600.0
-"""A staging folder this old belongs to a save that will never finish."""
 
 
 @lru_cache(maxsize=8)
@@ -161,31 +154,15 @@ def save_query_encoder(embedder: Embedder, folder: Path) -> bool:
         "check": embedder.embed(list(CHECK_TEXTS)).tolist(),
     }
     try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        drop_abandoned_saves(folder.parent)
-        staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=folder.parent))
+        with saved_folder(folder) as staging:
+            torch.jit.save(module, str(staging / MODULE_FILE))
+            tokenizer = hf_tokenizer.backend_tokenizer.to_str()
+            (staging / TOKENIZER_FILE).write_text(tokenizer, encoding="utf-8")
+            (staging / META_FILE).write_text(json.dumps(meta), encoding="utf-8")
     except OSError as err:  # a read-only home: every process loads the slow way
         logger.info("query encoder not saved to %s: %s", folder, err)
         return False
-    try:
-        torch.jit.save(module, str(staging / MODULE_FILE))
-        tokenizer = hf_tokenizer.backend_tokenizer.to_str()
-        (staging / TOKENIZER_FILE).write_text(tokenizer, encoding="utf-8")
-        (staging / META_FILE).write_text(json.dumps(meta), encoding="utf-8")
-        os.replace(staging, folder)  # fails if another process saved first: keep theirs
-    except OSError:
-        shutil.rmtree(staging, ignore_errors=True)
-        return folder.is_dir()
     return True
-
-
-def drop_abandoned_saves(root: Path) -> None:
-    """Remove staging folders that a process killed mid-save left over an hour ago."""
-    cutoff = time.time() - ABANDONED_AFTER_S
-    for staging in root.glob(f"{STAGING_PREFIX}*"):
-        with contextlib.suppress(OSError):  # another process may be removing it too
-            if staging.stat().st_mtime < cutoff:
-                shutil.rmtree(staging)
 
 
 @contextmanager

@@ -16,10 +16,10 @@ import pytest
 from test_mean_pooling import TEXTS
 
 from tools.embedders import TORCH_INT8_EMBEDDER, SentenceTransformerEmbedder, load_embedder
+from tools.model_files import STAGING_PREFIX
 from tools.saved_encoder import (
     META_FILE,
     MODULE_FILE,
-    STAGING_PREFIX,
     SavedQueryEncoder,
     encoder_folder,
     load_query_encoder,
