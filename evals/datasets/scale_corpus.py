@@ -139,7 +139,7 @@ def grow(
         ids = {p.doc_id: f"scale{seed}-r{round_number}-{n}" for n, p in enumerate(sources)}
         written: list[tuple[Document, int]] = []
         for position in order:
-            page = _incarnation(sources[position], ids, rename, forbidden, seen)
+            page = _incarnation(sources[position], _Round(ids, rename, forbidden, seen))
             if page is not None and page[1]:
                 written.append(page)
                 needed -= page[1]
@@ -163,29 +163,35 @@ def _digest(text: str) -> bytes:
     return hashlib.blake2b(" ".join(text.split()).encode(), digest_size=8).digest()
 
 
-def _fresh(text: str, taken: set[bytes], seen: set[bytes]) -> bool:
-    """Return True (and remember it) if text is neither written before nor planted."""
-    digest = _digest(text)
-    if digest in taken or digest in seen:
-        return False
-    seen.add(digest)
-    return True
+@dataclass(frozen=True)
+class _Round:
+    """One pass over the sources: their fresh ids, the renaming, and the texts written so far."""
+
+    ids: dict[str, str]
+    rename: Callable[[str], str]
+    taken: set[bytes]
+    """Digests of the planted bundle's texts: never written."""
+    seen: set[bytes]
+    """Digests of every distractor text written, this round and before."""
+
+    def fresh(self, text: str) -> bool:
+        """Return True (and remember it) if text is neither written before nor planted."""
+        digest = _digest(text)
+        if digest in self.taken or digest in self.seen:
+            return False
+        self.seen.add(digest)
+        return True
 
 
-def _incarnation(
-    page: SourcePage,
-    ids: dict[str, str],
-    rename: Callable[[str], str],
-    taken: set[bytes],
-    seen: set[bytes],
-) -> tuple[Document, int] | None:
+def _incarnation(page: SourcePage, round_: _Round) -> tuple[Document, int] | None:
     """Return the round's copy of a source page and its unit count; None if nothing is new."""
+    ids, rename = round_.ids, round_.rename
     doc_id = ids[page.doc_id]
     links = tuple(ids[d] for d in page.points_to)
     components: list[Component] = []
     units = 0
     for sentences in page.paragraphs:
-        kept = [s for s in map(rename, sentences) if _fresh(s, taken, seen)]
+        kept = [s for s in map(rename, sentences) if round_.fresh(s)]
         if kept:
             cid = f"{doc_id}::p{len(components)}"
             text = " ".join(kept)
@@ -194,7 +200,7 @@ def _incarnation(
             )
             units += len(kept)
     for source in page.tables:
-        table = _renamed_table(source, ids, rename, taken, seen)
+        table = _renamed_table(source, round_)
         if table is not None:
             cid = f"{doc_id}::t{len(components)}"
             caption = rename(source.text)
@@ -205,19 +211,14 @@ def _incarnation(
     return Document(doc_id, rename(page.title), components=tuple(components)), units
 
 
-def _renamed_table(
-    source: Component,
-    ids: dict[str, str],
-    rename: Callable[[str], str],
-    taken: set[bytes],
-    seen: set[bytes],
-) -> Table | None:
+def _renamed_table(source: Component, round_: _Round) -> Table | None:
+    ids, rename = round_.ids, round_.rename
     table = source.table
     assert table is not None
     rows, cell_links = [], []
     for n, row in enumerate(table.rows):
         cells = tuple(rename(cell) for cell in row)
-        if _fresh(" | ".join(cells), taken, seen):
+        if round_.fresh(" | ".join(cells)):
             rows.append(cells)
             links = table.cell_links[n] if n < len(table.cell_links) else ((),) * len(row)
             cell_links.append(tuple(tuple(ids[d] for d in c if d in ids) for c in links))
