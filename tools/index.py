@@ -289,7 +289,9 @@ def graph_fields(graph: LayeredGraph) -> NodeFields:
         if node_id not in graph:
             return None
         view = graph.node(node_id)
-        component = {0: "", 1: node_id}.get(view.layer, str(view.attrs.get("component_id", "")))
+        if view.layer == 0:
+            return view.doc_id, "", view.kind
+        component = node_id if view.layer == 1 else str(view.attrs.get("component_id", ""))
         return view.doc_id, component, view.kind
 
     return fields

@@ -35,7 +35,7 @@ def start_server_version(
     if rebuild or previous is None or previous.prefix == manifest.prefix:
         return
     source = ChromaLayers.open(staging, manifest.chroma_url, previous.prefix)
-    target = ChromaLayers.open(staging, manifest.chroma_url, manifest.prefix)
+    target = ChromaLayers(source.client, manifest.prefix)  # the same server, one connection
     copied = sum(_copy_layer(source, target, layer) for layer in INDEX_LAYERS)
     logger.info("copied %d vectors into %s_* for the build", copied, manifest.prefix)
 
