@@ -121,8 +121,10 @@ def image_pool(
 ) -> list[Evidence]:
     """Score image components by caption text and image vectors, best region or whole image.
 
-    `doc_ids` restricts the search to named documents (targeted image retrieval).
+    `doc_ids` restricts the search to named documents (targeted image retrieval); the
+    index's document scope bounds it either way.
     """
+    doc_ids = index.within(doc_ids)
     with meter.timed("embedding"):
         vector = index.embed_query(query)
     best: dict[str, Evidence] = {}

@@ -86,3 +86,11 @@ def test_a_zero_radius_keeps_only_each_pools_best(index, mmapg_context):
     assert len(found.kept) == 2  # the text pool's best and the Pierre Curie page's best
     best = max(wide.kept, key=lambda c: c["score"])
     assert best in found.kept and all(c["score"] < best["score"] for c in found.others)
+
+
+def test_image_retrieval_stays_inside_the_document_scope(index, mmapg_context):
+    split = offline_split(index, DESCRIPTIVE)
+    settings = RadiusSettings.of(mmapg_context)
+    inside, outside, pools = gather(index.scoped(["polonium"]), split, settings, CostMeter())
+    assert pools["image"] == 0
+    assert {c["doc_id"] for c in [*inside, *outside]} <= {"polonium"}
