@@ -1,20 +1,23 @@
 """MMLongBench-Doc page and region retrieval, with and without OCR, beside the crude anchors.
 
 Usage: python benchmarks/mmlongbench_bench.py RAW [--out runs/mmlongbench_bench]
-           [--systems sparse,dense,fif] [--limit N]
+           [--systems sparse,dense,fif,...] [--limit N] [--text-only-eval] [--score-only]
 
 RAW is MMLongBench-Doc's layout (`samples.json`, `documents/`, optionally MMDocIR's
 `mmdocir_layouts.jsonl`). Each step runs as its own process, timed, with its peak RSS:
 1. convert RAW into OUT/bundle (regions, OCR of text-less pages and raster regions; the OCR
    cache in OUT/bundle/ocr-cache makes a rerun skip it) and into OUT/bundle-text (no OCR);
-2. `fif build` an index of each;
-3. `fif eval` the systems (no LLM: offline backend) on each index, single-document
-   (`--single-doc`, the filter inside the Chroma query) and shared-store, always with the
-   OCR bundle's questions, so both indices answer the same 152 questions;
-4. score each results file: page recall@1/5/10 (share of gold pages, MMDocIR), page
-   hit@1/5/10, all-pages@10, MRR@10, recall@5 by evidence source and for questions whose
-   evidence pages all lack a text layer, region hit@10 where MMDocIR boxes exist.
-Prints the table and writes OUT/mmlongbench_bench.json.
+2. `fif build` an index of each (the build's stage timings come from its manifest);
+3. `fif eval` the systems (every system by default; no LLM: offline backend) on each index,
+   single-document (`--single-doc`, the filter inside the Chroma query) and shared-store,
+   always with the OCR bundle's questions;
+4. score each results file over every question of the OCR bundle (evals.page_report: a
+   failed or skipped question scores as an empty ranking and is counted): page
+   recall@1/5/10 (share of gold pages, MMDocIR), page hit@1/5/10, all-pages@10, MRR@10,
+   recall@5 by evidence source and for questions whose evidence pages all lack a text
+   layer, region hit@10 where MMDocIR boxes exist, and single-document scope leaks.
+Prints the table and writes OUT/mmlongbench_bench.json; `--score-only` rescores the
+results already in OUT.
 """
 
 from __future__ import annotations
@@ -27,8 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from evals.metrics import breakdown, pool
-from evals.page_metrics import long_document_scores, region_hit_at_k
+from evals.page_report import latest_lines, system_figures
 
 ANCHORS = {
     ("single-document", "BM25"): (0.237, 0.483, 0.648, 0.566, 0.444),
@@ -37,6 +39,8 @@ ANCHORS = {
     ("shared store", "MiniLM"): (0.128, 0.289, 0.359, 0.309, 0.246),
 }
 """The issue's crude anchors (pypdfium2 text, no OCR): page R@1, R@5, R@10, all@10, MRR@10."""
+SYSTEMS = "sparse,dense,fif,lilac,ircot,mmapg,reagent,extraction"
+"""Every system `fif eval` runs offline, the single-shot baselines first."""
 COLUMNS = ("PageRecall@1", "PageRecall@5", "PageRecall@10", "AllPages@10", "PageMRR@10")
 MEASURE = (
     "import resource, subprocess, sys; code = subprocess.call(sys.argv[1:]); "
@@ -69,19 +73,25 @@ def measured(command: list[str], log: Path) -> dict[str, float]:
 
 
 def convert_and_build(raw: Path, out: Path, ocr: bool, build: bool = True) -> dict[str, Any]:
-    """Convert RAW and build its index (skipped when present); return the steps' costs."""
+    """Convert RAW and build its index (skipped when present); return the steps' costs.
+
+    Measured costs are kept in OUT/costs-NAME.json, so a rerun that skips a step keeps them.
+    """
     name = "bundle" if ocr else "bundle-text"
-    bundle, index = out / name, out / f"index-{name}"
-    costs: dict[str, Any] = {}
+    bundle, index, kept = out / name, out / f"index-{name}", out / f"costs-{name}.json"
+    costs: dict[str, Any] = json.loads(kept.read_text()) if kept.is_file() else {}
     if not (bundle / "questions.jsonl").is_file():
         command = ["-c", CONVERT, str(raw), str(bundle), "ocr" if ocr else "text"]
         costs["convert"] = measured([sys.executable, *command], out / f"convert-{name}.log")
     if build and not _built(index):
         fif = [sys.executable, "-m", "fif", "build", str(bundle), "--index", str(index)]
         costs["build"] = measured([*fif, "--no-progress"], out / f"build-{name}.log")
+    kept.write_text(json.dumps(costs) + "\n")
     stats = json.loads((bundle / "stats.json").read_text())
-    costs["ocr"] = stats.get("ocr", {})
-    costs["components"] = stats.get("components")
+    costs.update(ocr=stats.get("ocr", {}), components=stats.get("components"))
+    if _built(index):
+        manifest = json.loads((index / "manifest.json").read_text())
+        costs.update(timings=manifest.get("timings"), counts=manifest.get("counts"))
     return costs
 
 
@@ -105,50 +115,45 @@ def evaluate(out: Path, index: Path, systems: str, single: bool, limit: int | No
     return run_dir / "results.jsonl"
 
 
-def score(results: Path, questions: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Return per system the pooled page metrics, R@5 by source and text-less, region hit@10."""
-    per_system: dict[str, list[tuple[dict[str, Any], dict[str, float]]]] = {}
-    for line in results.read_text().splitlines():
-        record = json.loads(line)
-        question = questions.get(record["qid"])
-        if question is None or "pages" not in record:
-            continue
-        scores = long_document_scores(record["pages"], set(question["gold_pages"]))
-        per_system.setdefault(record["system"], []).append((question, scores))
-        if question.get("gold_regions"):
-            hit = region_hit_at_k(record.get("regions", []), question["gold_regions"])
-            question.setdefault("_region", {})[record["system"]] = hit
-    return {system: _summary(system, rows) for system, rows in per_system.items()}
-
-
-def _summary(system: str, rows: list[tuple[dict[str, Any], dict[str, float]]]) -> dict[str, Any]:
-    pooled = pool([scores for _, scores in rows])
-    by_source: dict[str, float] = {}
-    for source in ("text", "layout", "table", "chart", "figure"):
-        hits = [s["PageRecall@5"] for q, s in rows if source in q.get("modalities", [])]
-        by_source[source] = round(sum(hits) / len(hits), 3) if hits else float("nan")
-    textless = [s for q, s in rows if q.get("textless_evidence")]
-    regions = [q["_region"][system] for q, _ in rows if system in q.get("_region", {})]
-    split = breakdown(
-        [s for _, s in rows], [str(bool(q.get("textless_evidence"))) for q, _ in rows]
-    )
+def score(results: Path, questions: list[dict[str, Any]], systems: str, single: bool) -> Any:
+    """Return per system the page metrics over every question (evals.page_report)."""
+    lines = latest_lines(json.loads(line) for line in results.read_text().splitlines())
     return {
-        **{key: round(value, 3) for key, value in pooled.items()},
-        "R@5_by_source": by_source,
-        "R@5_textless": round(pool(textless).get("PageRecall@5", float("nan")), 3),
-        "textless_questions": len(textless),
-        "RegionHit@10": round(sum(regions) / len(regions), 3) if regions else float("nan"),
-        "region_questions": len(regions),
-        "by_textless": {k: round(v["PageRecall@5"], 3) for k, v in split.items()},
+        name: system_figures(lines, questions, name, single)
+        for name in filter(None, map(str.strip, systems.split(",")))
     }
 
 
 def main() -> None:
     """Convert, build, evaluate, score; print and write the figures."""
+    args = arguments()
+    args.out.mkdir(parents=True, exist_ok=True)
+    costs = {"ocr": convert_and_build(args.raw, args.out, True)}
+    costs["text-only"] = convert_and_build(
+        args.raw, args.out, False, build=not args.no_text_only_build
+    )
+    lines = (args.out / "bundle" / "questions.jsonl").read_text().splitlines()
+    questions = [json.loads(line) for line in lines][: args.limit]
+    indices = ["index-bundle"] + (["index-bundle-text"] if args.text_only_eval else [])
+    figures: dict[str, Any] = {"costs": costs, "runs": {}}
+    for index in indices:
+        for single in (True, False):
+            setting = "single" if single else "shared"
+            results = args.out / f"eval-{index}-{setting}" / "results.jsonl"
+            if not args.score_only:
+                results = evaluate(args.out, args.out / index, args.systems, single, args.limit)
+            run = f"{index} {'single-document' if single else 'shared store'}"
+            figures["runs"][run] = score(results, questions, args.systems, single)
+    (args.out / "mmlongbench_bench.json").write_text(json.dumps(figures, indent=1) + "\n")
+    print_table(figures)
+
+
+def arguments() -> argparse.Namespace:
+    """Parse the command line."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("raw", type=Path)
     parser.add_argument("--out", type=Path, default=Path("runs/mmlongbench_bench"))
-    parser.add_argument("--systems", default="sparse,dense,fif")
+    parser.add_argument("--systems", default=SYSTEMS)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument(
         "--text-only-eval", action="store_true", help="Also evaluate the text index."
@@ -156,40 +161,26 @@ def main() -> None:
     parser.add_argument(
         "--no-text-only-build", action="store_true", help="Convert without OCR but build no index."
     )
-    args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    costs = {"ocr": convert_and_build(args.raw, args.out, True)}
-    costs["text-only"] = convert_and_build(
-        args.raw, args.out, False, build=not args.no_text_only_build
+    parser.add_argument(
+        "--score-only", action="store_true", help="Score the eval folders' results; run nothing."
     )
-    lines = (args.out / "bundle" / "questions.jsonl").read_text().splitlines()
-    questions = {q["qid"]: q for q in map(json.loads, lines)}
-    indices = ["index-bundle"] + (["index-bundle-text"] if args.text_only_eval else [])
-    figures: dict[str, Any] = {"costs": costs, "runs": {}}
-    for index in indices:
-        for single in (True, False):
-            results = evaluate(args.out, args.out / index, args.systems, single, args.limit)
-            setting = "single-document" if single else "shared store"
-            figures["runs"][f"{index} {setting}"] = score(results, questions)
-    (args.out / "mmlongbench_bench.json").write_text(json.dumps(figures, indent=1) + "\n")
-    print_table(figures)
+    return parser.parse_args()
 
 
 def print_table(figures: dict[str, Any]) -> None:
     """Print the page metrics beside the anchors, then the breakdowns and the costs."""
-    print(
-        "| setting | system | R@1 | R@5 | R@10 | all@10 | MRR@10 | text-less R@5 | region hit@10 |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| setting | system | R@1 | R@5 | R@10 | all@10 | MRR@10 | text-less R@5 | region hit@10 "
+          "| errors | not run | outside scope |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for (setting, anchor), values in ANCHORS.items():
-        print(
-            f"| {setting} | anchor {anchor} | " + " | ".join(f"{v:.3f}" for v in values) + " | | |"
-        )
+        cells = " | ".join(f"{v:.3f}" for v in values)
+        print(f"| {setting} | anchor {anchor} | {cells} | | | | | |")
     for run, systems in figures["runs"].items():
         for system, found in systems.items():
             cells = " | ".join(f"{found[c]:.3f}" for c in COLUMNS)
             extra = f"{found['R@5_textless']:.3f} | {found['RegionHit@10']:.3f}"
-            print(f"| {run} | {system} | {cells} | {extra} |")
+            counts = f"{found['errors']} | {found['not_run']} | {found['outside_scope']}"
+            print(f"| {run} | {system} | {cells} | {extra} | {counts} |")
     print("\nR@5 by evidence source (page recall@5):")
     for run, systems in figures["runs"].items():
         for system, found in systems.items():
