@@ -19,9 +19,10 @@ from typing import Any
 
 import bm25s
 import numpy as np
-from mmlongbench_bench import COLUMNS, _summary
+from mmlongbench_bench import COLUMNS
 
-from evals.page_metrics import REGION_K, long_document_scores, region_hit_at_k
+from evals.page_metrics import REGION_K
+from evals.page_report import system_figures
 from state.ids import page_key
 
 
@@ -91,17 +92,13 @@ def main() -> None:
     figures: dict[str, Any] = {}
     for bundle in args.bundles:
         for single in (True, False):
-            rows = []
-            for question, (ranking, regions) in zip(
-                questions, rank(bundle, questions, single), strict=True
-            ):
-                rows.append((question, long_document_scores(ranking, set(question["gold_pages"]))))
-                question.pop("_region", None)
-                if question.get("gold_regions"):
-                    hit = region_hit_at_k(regions, question["gold_regions"])
-                    question["_region"] = {"bm25": hit}
+            ranked = zip(questions, rank(bundle, questions, single), strict=True)
+            lines = {
+                (question["qid"], "bm25"): {"pages": ranking, "regions": regions}
+                for question, (ranking, regions) in ranked
+            }
             setting = "single-document" if single else "shared store"
-            figures[f"{bundle.name} {setting}"] = _summary("bm25", rows)
+            figures[f"{bundle.name} {setting}"] = system_figures(lines, questions, "bm25", single)
     print(
         "| bundle, setting | R@1 | R@5 | R@10 | all@10 | MRR@10 | text-less R@5 | region hit@10 |"
     )
