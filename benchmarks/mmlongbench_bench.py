@@ -101,18 +101,32 @@ def _built(index: Path) -> bool:
     return manifest.is_file() and bool(json.loads(manifest.read_text()).get("built_at"))
 
 
-def evaluate(out: Path, index: Path, systems: str, single: bool, limit: int | None) -> Path:
-    """Run `fif eval` (offline) and return its results file."""
+def evaluate(out: Path, index: Path, systems: str, single: bool, questions: Path) -> Path:
+    """Run `fif eval` (offline) on the folder holding `questions.jsonl`; return its results."""
     setting = "single" if single else "shared"
     run_dir = out / f"eval-{index.name}-{setting}"
     command = [
-        sys.executable, "-m", "fif", "eval", "--dataset", str(out / "bundle"), "--index",
+        sys.executable, "-m", "fif", "eval", "--dataset", str(questions), "--index",
         str(index), "--out", str(run_dir), "--compare", systems, "--no-progress",
     ]  # fmt: skip
     command += ["--single-doc"] if single else []
-    command += ["--limit", str(limit)] if limit else []
     measured(command, out / f"{run_dir.name}.log")
     return run_dir / "results.jsonl"
+
+
+def asked(out: Path, limit: int | None) -> Path:
+    """Return the folder of the questions every index is asked: the OCR bundle's first N.
+
+    Both indices get the same questions file (`fif eval --limit` would take the first N
+    questions each index can answer, which differ when the text-only index lacks documents).
+    """
+    if limit is None:
+        return out / "bundle"
+    folder = out / f"questions-first-{limit}"
+    folder.mkdir(exist_ok=True)
+    lines = (out / "bundle" / "questions.jsonl").read_text().splitlines(keepends=True)
+    (folder / "questions.jsonl").write_text("".join(lines[:limit]))
+    return folder
 
 
 def score(results: Path, questions: list[dict[str, Any]], systems: str, single: bool) -> Any:
@@ -132,8 +146,8 @@ def main() -> None:
     costs["text-only"] = convert_and_build(
         args.raw, args.out, False, build=not args.no_text_only_build
     )
-    lines = (args.out / "bundle" / "questions.jsonl").read_text().splitlines()
-    questions = [json.loads(line) for line in lines][: args.limit]
+    folder = asked(args.out, args.limit)
+    questions = [json.loads(line) for line in (folder / "questions.jsonl").read_text().splitlines()]
     indices = ["index-bundle"] + (["index-bundle-text"] if args.text_only_eval else [])
     figures: dict[str, Any] = {"costs": costs, "runs": {}}
     for index in indices:
@@ -141,7 +155,7 @@ def main() -> None:
             setting = "single" if single else "shared"
             results = args.out / f"eval-{index}-{setting}" / "results.jsonl"
             if not args.score_only:
-                results = evaluate(args.out, args.out / index, args.systems, single, args.limit)
+                results = evaluate(args.out, args.out / index, args.systems, single, folder)
             run = f"{index} {'single-document' if single else 'shared store'}"
             figures["runs"][run] = score(results, questions, args.systems, single)
     (args.out / "mmlongbench_bench.json").write_text(json.dumps(figures, indent=1) + "\n")
