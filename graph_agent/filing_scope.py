@@ -15,10 +15,12 @@ C = TypeVar("C", bound=RunSettings)
 
 
 def with_filing_scope(context: C, question: str) -> C:
-    """Return the context scoped to the question's filings, or unchanged.
+    """Return the context scoped to the filings that fit the question best, or unchanged.
 
-    Unchanged when routing is off, a scope is already set (`--doc`, `--single-doc`), or the
-    question names no company the index holds filings of.
+    The scope is the named company's filings whose period and form fit best (ties kept: a
+    question naming only the company keeps all of them). Unchanged when routing is off, a
+    scope is already set (`--doc`, `--single-doc`), or the question names no company the
+    index holds filings of.
     """
     if not context.filing_routing or context.doc_scope is not None:
         return context
@@ -26,7 +28,6 @@ def with_filing_scope(context: C, question: str) -> C:
     route = route_question(index.graph, question)
     if route is None:
         return context
-    logger.info(
-        "question routed to %d filing(s), best first: %s", len(route.documents), route.documents[:3]
-    )
-    return context.model_copy(update={"doc_scope": route.documents})
+    best = route.best()
+    logger.info("question routed to %d of %d filing(s): %s", len(best), len(route.documents), best)
+    return context.model_copy(update={"doc_scope": best})

@@ -37,13 +37,13 @@ class PageFusion:
 
 
 def filing_documents(index: CorpusIndex, question: str, ranking: Sequence[str]) -> list[str]:
-    """Return the filings to rank pages of: the scope, else the route, else the ranking's."""
+    """Return the filings to rank pages of: the scope, else the best routed, else the ranking's."""
     filings = filings_of(index.graph)
     if index.scope is not None:
         return [doc for doc in index.scope if doc in filings]
     route = route_question(index.graph, question)
     if route is not None:
-        return list(route.documents)
+        return list(route.best())
     docs = [index.graph.node(c).doc_id for c in ranking if c in index.graph]
     return [doc for doc in dict.fromkeys(docs) if doc in filings]
 

@@ -24,24 +24,24 @@ def _line(pdf: FPDF, text: str, bold: bool = False, size: int = 10) -> None:
     pdf.cell(0, 6, text, new_x="LMARGIN", new_y="NEXT")
 
 
-def _table(pdf: FPDF, title: str, rows: list[tuple[str, str, str]]) -> None:
+def _table(pdf: FPDF, title: str, rows: list[tuple[str, str, str]], year: int) -> None:
     _line(pdf, title, bold=True, size=12)
     pdf.set_font("Helvetica", size=10)
-    for label, *values in [("(in millions)", "December 31, 2023", "2022"), *rows]:
+    for label, *values in [("(in millions)", f"December 31, {year}", str(year - 1)), *rows]:
         pdf.cell(90, 5, label)
         for value in values:
             pdf.cell(45, 5, value, align="R")
         pdf.ln(5)
 
 
-def write_10k(path: Path, registrant: str) -> Path:
+def write_10k(path: Path, registrant: str, year: int = 2023) -> Path:
     """Write a cover, a balance sheet, an income statement and a narrative page."""
     pdf = FPDF()
     pdf.add_page()
     for text in (
         "UNITED STATES SECURITIES AND EXCHANGE COMMISSION",
         "FORM 10-K",
-        "For the fiscal year ended December 31, 2023",
+        f"For the fiscal year ended December 31, {year}",
         registrant,
         "(Exact name of registrant as specified in its charter)",
     ):
@@ -56,6 +56,7 @@ def write_10k(path: Path, registrant: str) -> Path:
             ("Total current assets", "3,000", "2,800"),
             ("Total assets", "9,000", "8,500"),
         ],
+        year,
     )
     pdf.add_page()
     _table(
@@ -67,6 +68,7 @@ def write_10k(path: Path, registrant: str) -> Path:
             ("Gross profit", "1,900", "1,700"),
             ("Operating income", "900", "800"),
         ],
+        year,
     )
     pdf.add_page()
     _line(pdf, "Risk Factors", bold=True, size=12)
@@ -157,3 +159,22 @@ def test_an_unknown_page_weight_is_refused(index: CorpusIndex, filings_index: Pa
     entry = ranked_entry("zeta_2023_10k::p0", "zeta_2023_10k", "paragraph", 1.0)
     with pytest.raises(ConfigError, match="chunks"):
         page_first_ranked(index, QUESTION, [entry], context)
+
+
+@pytest.fixture(scope="module")
+def two_years_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from corpus_builder.build import BuildOptions, build
+
+    folder = tmp_path_factory.mktemp("zeta_two_years")
+    write_10k(folder / "zeta_2022_10k.pdf", "ZETA TOOLS CORPORATION", 2022)
+    write_10k(folder / "zeta_2023_10k.pdf", "ZETA TOOLS CORPORATION", 2023)
+    build(folder, folder / "index", BuildOptions(text_embedder="hash:64", show_progress=False))
+    return folder / "index"
+
+
+def test_a_run_is_scoped_to_the_filing_of_the_asked_period(two_years_index: Path) -> None:
+    settings = RunSettings(index_dir=str(two_years_index))
+    asked = with_filing_scope(settings, "What were Zeta Tools' inventories at the end of FY2022?")
+    assert asked.doc_scope == ("zeta_2022_10k",)
+    no_period = with_filing_scope(settings, "Where does Zeta Tools sell its tools?")
+    assert set(no_period.doc_scope or ()) == {"zeta_2022_10k", "zeta_2023_10k"}
