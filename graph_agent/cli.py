@@ -156,7 +156,8 @@ def search(
 
     corpus_index = open_index(str(index), chroma_url, doc)
     at, how = cast(Granularity, granularity), cast(SearchMode, mode)
-    results = dense_search(corpus_index, question, at, k, mode=how, rrf_k=rrf_k)
+    exact = granularity in corpus_index.mirrored  # the build's vector copy: no Chroma to open
+    results = dense_search(corpus_index, question, at, k, mode=how, rrf_k=rrf_k, exact=exact)
     if as_json:
         fields = ("component_id", "doc_id", "type", "score")
         rows = [(r.node_id, r.doc_id, r.kind, round(r.score, 4)) for r in results]

@@ -134,6 +134,23 @@ class VectorCache:
             for i in ranked
         ]
 
+    def nearest(self, layer: IndexLayer, query: np.ndarray, n: int) -> list[tuple[str, float]]:
+        """Return the n rows of a layer nearest the query, exactly: (id, cosine), best first.
+
+        Ties go to the smaller id. One product over the layer, as Chroma's HNSW answers
+        approximately.
+        """
+        self._load(layer)
+        matrix, ids = self._matrix[layer], self._ids[layer]
+        n = min(n, len(ids))
+        if n <= 0:
+            return []
+        with one_blas_thread():
+            scores = matrix @ np.asarray(query, dtype=np.float32)
+        top = np.argpartition(-scores, n - 1)[:n] if n < len(ids) else np.arange(len(ids))
+        ranked = sorted(top.tolist(), key=lambda row: (-scores[row], ids[row]))
+        return [(ids[row], float(scores[row])) for row in ranked]
+
     def _document_runs(self, layer: IndexLayer) -> tuple[list[str], np.ndarray, np.ndarray] | None:
         """Return the documents with rows in `layer` and their runs, in row order.
 
