@@ -39,9 +39,20 @@ def one_blas_thread() -> Iterator[None]:
     OpenBLAS thread, which then spins after each call and takes the core the embedder and
     Chroma run on: on a shared 2-core machine, FiF p50 133 → 71 ms and dense
     26 → 16 ms (dense runs between FiF's questions). The products are the same either way.
+    The limit is set through each library's own calls: threadpoolctl's `limit` reads every
+    library's whole description on entry, ~30 µs of a product that takes ~100.
     """
-    with _blas().limit(limits=1):
+    libraries = _blas().lib_controllers
+    before = [library.num_threads for library in libraries]
+    for library, threads in zip(libraries, before, strict=True):
+        if threads != 1:
+            library.set_num_threads(1)
+    try:
         yield
+    finally:
+        for library, threads in zip(libraries, before, strict=True):
+            if threads != 1:
+                library.set_num_threads(threads)
 
 
 @lru_cache(maxsize=1)
