@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, cast
 
@@ -216,9 +215,7 @@ def ask(
         on_thread = (thread, continue_thread)
         return ask_on_server(server, question, system, on_thread, overrides, as_json)
     context = spec.context(overrides)
-    with suppress(FiFError):  # one question ends before a helper loads its encoder (~1 s)
-        open_index(str(index), chroma_url).queries.helper = None  # a missing index: the run says
-    result = run_system(system, question, context, thread, continue_thread)
+    result = run_system(system, question, context, thread, continue_thread, one_question=True)
     _report(open_index(str(index), chroma_url), result, as_json)
     _check_backend(context, result, strict_backend)
 
