@@ -5,8 +5,9 @@ Usage:
       [--baseline CHECKOUT]
 
 Each round runs every command once, as a new process, in a rotating order (so a busy
-machine slows all of them alike): `python -c "import chromadb"` (what any process that
-opens an index pays), `fif search` and `fif ask` opening the index, and, unless --no-server,
+machine slows all of them alike): `python -c "import chromadb"` (what a process that opens
+Chroma pays; `fif search` and FiF on an index with a current vector copy do not), `fif
+search` and `fif ask` opening the index, and, unless --no-server,
 the same two with `--server` against a `fif serve` this script starts on a free loopback
 port for the index (and stops at the end). --baseline adds `fif search` and `fif ask` run
 from another checkout's root (e.g. `git archive main | tar -x -C /tmp/main`), so a change is

@@ -7,8 +7,9 @@ Each question runs dense (one subcomponent search) and FiF (offline), in alterna
 on a worker thread as `fif eval` runs them, with the query cache emptied before each. Prints
 p50 / p95 latency, FiF's ratios to dense, and the mean split of each system's time from its
 cost meter: embedding (waiting for query vectors), vector (dense layer search), BM25 (sparse
-layer search), LLM, and the rest (graph reads, Python in nodes, LangGraph's own steps),
-and how many query texts each system embedded per question.
+layer search), LLM, nodes (the rest of the nodes' own time: graph reads, Python, sending
+texts to the embedding helper), graph (outside the nodes: LangGraph's steps, preparing the
+run and reading its result), and how many query texts each system embedded per question.
 """
 
 from __future__ import annotations
@@ -54,8 +55,10 @@ def report(runs: dict[str, list[dict[str, float]]]) -> None:
         means = {
             name: float(np.mean([r.get(key, 0.0) for r in rows])) for name, key in PARTS.items()
         }
-        rest = float(np.mean([r["latency_ms"] for r in rows])) - sum(means.values())
-        split = ", ".join(f"{name} {value:.1f}" for name, value in (*means.items(), ("rest", rest)))
+        total = float(np.mean([r["latency_ms"] for r in rows]))
+        work = float(np.mean([r.get("work_ms", 0.0) or r["latency_ms"] for r in rows]))
+        shares = (*means.items(), ("nodes", work - sum(means.values())), ("graph", total - work))
+        split = ", ".join(f"{name} {value:.1f}" for name, value in shares)
         ratio = f"{p50 / base[0]:.2f}/{p95 / base[1]:.2f}"
         texts = float(np.mean([r["texts"] for r in rows]))
         print(f"{system:8} {p50:8.1f} {p95:8.1f} {ratio:>13}  {split}; {texts:.1f} texts")

@@ -54,6 +54,9 @@ _state = {"debug": False}
 
 DEFAULT_INDEX = Path(DEFAULT_INDEX_DIR)
 SYSTEM_HELP = " | ".join(SYSTEMS)
+SEARCH_FIELDS = ("component_id", "doc_id", "type", "score")
+EXAMPLE = 'fif {} "Who founded X?" --index DIR'
+"""A working call of a command, for the message about an empty question."""
 
 
 @app.callback()
@@ -137,10 +140,10 @@ def search(
     """Rank components for a question in one shot: dense, sparse or hybrid (the baselines)."""
     from typing import get_args
 
-    from state.core import SearchMode
+    from state.core import Granularity, SearchMode
     from state.corpus import LAYERS
 
-    question = require_question(question, "the question argument", _example("search"))
+    question = require_question(question, "the question argument", EXAMPLE.format("search"))
     if granularity not in LAYERS:
         raise typer.BadParameter(f"{granularity!r}: use document, component or subcomponent")
     if mode not in get_args(SearchMode):
@@ -150,17 +153,16 @@ def search(
         options = {"k": k, "mode": mode, "granularity": granularity}
         search_on_server(server, question, options, as_json)
         return
-    from state.core import Granularity
     from tools.corpus_index import open_index
     from tools.search import dense_search
 
     corpus_index = open_index(str(index), chroma_url, doc)
     at, how = cast(Granularity, granularity), cast(SearchMode, mode)
-    results = dense_search(corpus_index, question, at, k, mode=how, rrf_k=rrf_k)
+    exact = granularity in corpus_index.mirrored  # the build's vector copy: no Chroma to open
+    results = dense_search(corpus_index, question, at, k, mode=how, rrf_k=rrf_k, exact=exact)
     if as_json:
-        fields = ("component_id", "doc_id", "type", "score")
         rows = [(r.node_id, r.doc_id, r.kind, round(r.score, 4)) for r in results]
-        out.print_json(json.dumps([dict(zip(fields, row, strict=True)) for row in rows]))
+        out.print_json(json.dumps([dict(zip(SEARCH_FIELDS, row, strict=True)) for row in rows]))
     else:
         render.ranking(out, corpus_index.graph, [(r.node_id, r.score) for r in results])
 
@@ -192,7 +194,7 @@ def ask(
     from state.settings import price_table_from
     from tools.corpus_index import open_index
 
-    question = require_question(question, "the question argument", _example("ask"))
+    question = require_question(question, "the question argument", EXAMPLE.format("ask"))
     spec = get_system(system)  # an unknown name fails before the index is opened
     overrides = {
         "index_dir": str(index),
@@ -213,7 +215,7 @@ def ask(
         on_thread = (thread, continue_thread)
         return ask_on_server(server, question, system, on_thread, overrides, as_json)
     context = spec.context(overrides)
-    result = run_system(system, question, context, thread, continue_thread)
+    result = run_system(system, question, context, thread, continue_thread, one_question=True)
     _report(open_index(str(index), chroma_url), result, as_json)
     _check_backend(context, result, strict_backend)
 
@@ -225,11 +227,6 @@ def _check_backend(context: RunSettings, result: RunResult, strict: bool) -> Non
     if notice := backend_notice(context, result.cost):
         err.print(notice, highlight=False)
     check_strict(context, result.cost, result.fallbacks, strict)
-
-
-def _example(command: str) -> str:
-    """Return a working call of a command, for the message about an empty question."""
-    return f'fif {command} "Who founded X?" --index DIR'
 
 
 def _report(corpus_index: CorpusIndex, result: RunResult, as_json: bool) -> None:

@@ -24,11 +24,14 @@ def run_system(
     context: RunSettings,
     thread_id: str | None = None,
     continue_thread: bool = False,
+    one_question: bool = False,
 ) -> RunResult:
     """Run a system on a question; a graph system runs on a checkpointed thread.
 
     `context` becomes the system's own settings type (its extra fields at their defaults
-    when it is of another type).
+    when it is of another type). `one_question`: the process ends with this run (`fif
+    ask`), so its few query texts are embedded in-process: an embedding helper would load
+    its encoder (~1 s) after the run is done, sharing the cores with it meanwhile.
 
     Raises:
         ConfigError: If the system is unknown, or `thread_id` already holds a run and
@@ -44,8 +47,11 @@ def run_system(
     from tools.index_pins import pinned_index
 
     where = (settings.index_dir, settings.chroma_url)
+    index = open_index(*where)
+    if one_question:
+        index.queries.helper = None
     with (
-        pinned_index(*where, open_index(*where)),  # every step reads this version
+        pinned_index(*where, index),  # every step reads this version
         sqlite_checkpointer(settings.index_dir) as saver,
     ):
         thread = claim_thread(saver, thread_id, continue_thread)

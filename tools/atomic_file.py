@@ -85,3 +85,14 @@ def read_npz(
     except UNREADABLE_ARCHIVE as err:
         logger.warning("%s is unreadable (%s); %s", path, err, instead)
         return None
+
+
+def read_npz_meta(path: Path, accept: Callable[[dict[str, Any]], bool]) -> dict[str, Any] | None:
+    """Return an archive's meta if `accept(meta)`, without reading its arrays (None: not)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(data["meta"].tobytes())
+    except UNREADABLE_ARCHIVE as err:
+        logger.warning("%s is unreadable (%s)", path, err)
+        return None
+    return meta if isinstance(meta, dict) and accept(meta) else None

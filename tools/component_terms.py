@@ -23,7 +23,8 @@ from tools.atomic_file import read_npz, write_npz_atomically
 from tools.graph_nav import node_content
 from tools.layered_graph import LayeredGraph
 from tools.manifest import GRAPH_FILE
-from tools.sparse_index import QUERY_STOPWORDS, analyze_fresh
+from tools.sparse_index import analyze_fresh
+from tools.word_stems import QUERY_STOPWORDS
 
 logger = logging.getLogger(__name__)
 

@@ -16,13 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from state.corpus import LAYERS
 from tools.calibration import estimate_calibration
 from tools.component_terms import ComponentTerms, open_terms
 from tools.embed_process import embed_helper
 from tools.embedders import Embedder, embed_each, load_embedder
 from tools.errors import IndexMismatchError, IndexNotFoundError
-from tools.image_scores import ImageScores, vector_key
+from tools.image_scores import ImageScores, best_by_owner, vector_key
 from tools.index import ChromaLayers, Hit, IndexLayer, graph_fields
 from tools.index_pins import pinned
 from tools.index_versions import live_dir
@@ -32,7 +31,7 @@ from tools.query_vectors import CACHE_LIMIT, QueryVectors
 from tools.saved_encoder import query_embedder
 from tools.sparse_index import SparseLayers
 from tools.vector_cache import VectorCache
-from tools.vector_mirror import layer_reader
+from tools.vector_mirror import layer_reader, mirror_counts
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +59,8 @@ class CorpusIndex:
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     data_dir: Path | None = None
     """The version folder it reads (tools.index_versions); None: `index_dir` itself."""
+    mirrored: frozenset[str] = frozenset()
+    """Layers whose vectors and counts come from the build's current copy (tools.vector_mirror)."""
 
     @classmethod
     def open(cls, index_dir: Path, chroma_url: str | None = None) -> CorpusIndex:
@@ -74,6 +75,8 @@ class CorpusIndex:
         graph = LayeredGraph.load(data / GRAPH_FILE)
         layers = ChromaLayers.open(data, chroma_url or manifest.chroma_url, manifest.prefix)
         layers.nodes = graph_fields(graph)
+        counts = mirror_counts(data, manifest.vectors_token)
+        layers.remember_counts(counts)  # a run that searches only the copy never opens Chroma
         text = query_embedder(manifest.text_embedder.spec)
         if text.dim != manifest.text_embedder.dim:
             raise IndexMismatchError(
@@ -95,6 +98,7 @@ class CorpusIndex:
         spec = manifest.text_embedder.spec
         helper = None if image else embed_helper(spec, text.model_id, text.dim)
         found = cls(index_dir, manifest, graph, layers, text, image, cache, data_dir=data)
+        found.mirrored = frozenset(counts)
         found.queries = QueryVectors(helper)
         return found
 
@@ -223,7 +227,7 @@ class CorpusIndex:
         """
         if self.image_scores() is None:
             return self.cache.best_per_parent(layer, query, parents)
-        return _best_by_owner(
+        return best_by_owner(
             self.graph, parents, layer, lambda nodes: self.similarities(layer, query, nodes)
         )
 
@@ -254,27 +258,6 @@ class CorpusIndex:
         """Return image-layer hits at a granularity on the text scale ([] without images)."""
         images = self.image_scores()
         return [] if images is None else images.hits(granularity, query, n, doc_ids)
-
-
-def _best_by_owner(
-    graph: LayeredGraph,
-    parents: Sequence[str],
-    layer: IndexLayer,
-    similarities: Callable[[list[str]], dict[str, float]],
-) -> dict[str, tuple[float, str]]:
-    """best_per_parent node by node, for scores the vector cache alone cannot give."""
-    owner: dict[str, str] = {}
-    for parent in parents:
-        nodes = [parent]
-        for _ in range(LAYERS.index(layer) - graph.node(parent).layer):  # type: ignore[arg-type]
-            nodes = [child for node in nodes for child in graph.children(node)]
-        owner.update({node: parent for node in nodes})
-    best: dict[str, tuple[float, str]] = {}
-    for node, score in similarities(list(owner)).items():
-        parent = owner[node]
-        if parent not in best or score > best[parent][0]:
-            best[parent] = (score, node)
-    return best
 
 
 def open_index(

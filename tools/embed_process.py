@@ -238,6 +238,7 @@ def serve(spec: str, requests: IO[bytes], answers: IO[bytes]) -> None:
     from tools.embedders import embed_each
     from tools.saved_encoder import query_embedder
 
+    batch_scheduling()
     if spec.startswith("st:"):  # one core for the child, the other for the run
         import torch
 
@@ -257,6 +258,24 @@ def serve(spec: str, requests: IO[bytes], answers: IO[bytes]) -> None:
             write_frame(answers, FAILED, f"{type(err).__name__}: {err}".encode())
             continue
         write_frame(answers, VECTORS, vectors.tobytes())
+
+
+def batch_scheduling() -> bool:
+    """Ask Linux not to let this process preempt the run it serves; tell whether it did.
+
+    The run's pipe write wakes the child on the run's own core (a pipe wakes its reader
+    there), where it took the core from the run for the whole pass: a send cost a busy
+    run 1-3 ms instead of 0.1. A SCHED_BATCH child waits for a free core or the next tick
+    instead; its vectors are the same.
+    """
+    policy = getattr(os, "SCHED_BATCH", None)
+    if policy is None:
+        return False
+    try:
+        os.sched_setscheduler(0, policy, os.sched_param(0))
+    except OSError:
+        return False
+    return True
 
 
 def main() -> None:

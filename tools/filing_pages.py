@@ -14,8 +14,9 @@ from functools import lru_cache
 
 from state.ids import page_key
 from tools.layered_graph import LayeredGraph
-from tools.sparse_index import QUERY_STOPWORDS, analyze
+from tools.sparse_index import analyze
 from tools.statements import is_note, page_statement
+from tools.word_stems import QUERY_STOPWORDS
 
 
 @dataclass

@@ -20,8 +20,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from state.corpus import LAYERS
 from tools.calibration import ScoreCalibration
-from tools.index import ChromaLayers, Hit
+from tools.index import ChromaLayers, Hit, IndexLayer
+from tools.layered_graph import LayeredGraph
 from tools.vector_cache import VectorCache
 
 IMAGE_KIND_AT: dict[str, str] = {"component": "image", "subcomponent": "region"}
@@ -104,3 +106,24 @@ class ImageScores:
         found = self.layers.query("image", twin, n, doc_ids, kinds=[kind])
         mapped = self.calibration.to_text_scale(np.array([hit.score for hit in found]))
         return [replace(hit, score=float(v)) for hit, v in zip(found, mapped, strict=True)]
+
+
+def best_by_owner(
+    graph: LayeredGraph,
+    parents: Sequence[str],
+    layer: IndexLayer,
+    similarities: Callable[[list[str]], dict[str, float]],
+) -> dict[str, tuple[float, str]]:
+    """best_per_parent node by node, for scores the vector cache alone cannot give."""
+    owner: dict[str, str] = {}
+    for parent in parents:
+        nodes = [parent]
+        for _ in range(LAYERS.index(layer) - graph.node(parent).layer):  # type: ignore[arg-type]
+            nodes = [child for node in nodes for child in graph.children(node)]
+        owner.update({node: parent for node in nodes})
+    best: dict[str, tuple[float, str]] = {}
+    for node, score in similarities(list(owner)).items():
+        parent = owner[node]
+        if parent not in best or score > best[parent][0]:
+            best[parent] = (score, node)
+    return best

@@ -1,27 +1,24 @@
 """Chroma layer indices: one collection per layer, our embeddings only, embedded or over HTTP.
 
-This is the only module that imports chromadb. Collections are created with
-`embedding_function=None` so Chroma never embeds (its default function downloads a model).
+Collections are created with `embedding_function=None` so Chroma never embeds (its default
+function downloads a model). chromadb itself is imported by `tools.chroma_connect` alone, when
+a layer is first used.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
-from urllib.parse import urlparse
 
 import numpy as np
 
-from tools.errors import (
-    ConfigError,
-    IndexMismatchError,
-    IndexNotFoundError,
-    MissingDependencyError,
-)
+from tools.chroma_connect import chroma_connector
+from tools.errors import IndexMismatchError, IndexNotFoundError
 
 if TYPE_CHECKING:
     from tools.layered_graph import LayeredGraph
@@ -69,8 +66,11 @@ def collection_prefix(name: str) -> str:
 class ChromaLayers:
     """The Chroma collections of one FiF index."""
 
-    def __init__(self, client: Any, prefix: str) -> None:
-        self.client = client
+    def __init__(self, client: Any, prefix: str, connect: Callable[[], Any] | None = None) -> None:
+        self._client = client
+        self._connect = connect
+        """Makes the client on first use when `client` is None (see `open`)."""
+        self._connecting = threading.Lock()
         self.prefix = prefix
         self.nodes: NodeFields | None = None
         """Where hits of the graph's layers take their fields from (`graph_fields`), so a
@@ -83,29 +83,24 @@ class ChromaLayers:
 
     @classmethod
     def open(cls, index_dir: Path, chroma_url: str | None, prefix: str) -> ChromaLayers:
-        """Connect to an embedded store under index_dir, or to a Chroma server at chroma_url."""
-        try:
-            import chromadb
-            from chromadb.config import Settings
-        except ImportError as err:
-            raise MissingDependencyError(
-                "the layer indices need chromadb: pip install chromadb"
-            ) from err
-        settings = Settings(anonymized_telemetry=False)
-        if chroma_url:
-            parsed = urlparse(chroma_url)
-            if parsed.scheme not in ("http", "https") or not parsed.hostname:
-                raise ConfigError(f"--chroma-url {chroma_url!r}: expected http://host:port")
-            client = chromadb.HttpClient(
-                host=parsed.hostname,
-                port=parsed.port or 8000,
-                ssl=parsed.scheme == "https",
-                settings=settings,
-            )
-        else:
-            (index_dir / "chroma").mkdir(parents=True, exist_ok=True)
-            client = chromadb.PersistentClient(path=str(index_dir / "chroma"), settings=settings)
-        return cls(client, prefix)
+        """Return the layers of an embedded store under index_dir, or of a server at chroma_url.
+
+        Chroma is imported and connected on first use (`tools.chroma_connect`).
+        """
+        return cls(None, prefix, chroma_connector(index_dir, chroma_url))
+
+    @property
+    def client(self) -> Any:
+        """The Chroma client, connected on first use."""
+        with self._connecting:
+            if self._client is None and self._connect is not None:
+                self._client = self._connect()
+            return self._client
+
+    def remember_counts(self, counts: Mapping[IndexLayer, int]) -> None:
+        """Take the layers' vector counts as known (from a current copy of their vectors)."""
+        for layer, count in counts.items():
+            self._counts[layer] = count
 
     def name(self, layer: IndexLayer) -> str:
         """Return the collection name of a layer."""

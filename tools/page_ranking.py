@@ -37,8 +37,9 @@ from tools.filing_routing import FilingRoute
 from tools.layered_graph import LayeredGraph
 from tools.metric_terms import metric_inputs
 from tools.search import similarities
-from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within_terms
+from tools.sparse_index import analyze, bm25_within_terms
 from tools.statements import statements_asked
+from tools.word_stems import QUERY_STOPWORDS
 
 RRF_K = 20
 """Reciprocal-rank constant of the page fusion: a page's top ranks weigh, its tail fades."""

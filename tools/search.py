@@ -24,7 +24,7 @@ from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.index import Hit
 from tools.rank_fusion import RRF_K, fused_order
-from tools.widening import ScoredNode, Target, layer_hits, widening
+from tools.widening import ScoredNode, Target, exact_hits, layer_hits, widening
 
 EXACT_DOCUMENTS = 1000
 """Up to this many documents, a document search scores every descendant from the vector
@@ -52,8 +52,13 @@ def score_vec(
     k: int,
     doc_ids: Sequence[str] | None = None,
     meter: CostMeter | None = None,
+    exact: bool = False,
 ) -> list[ScoredNode]:
-    """Return the top-k documents or components by SCORE_vec at the given granularity."""
+    """Return the top-k documents or components by SCORE_vec at the given granularity.
+
+    `exact` scores every row of a whole text layer (the vector cache) where Chroma's
+    approximate search would answer.
+    """
     if target == "component" and granularity == "document":
         raise ValueError("components are scored at component or subcomponent granularity")
     meter = meter or CostMeter()
@@ -62,8 +67,8 @@ def score_vec(
     docs = doc_ids if doc_ids is not None else index.graph.documents()
     text_only = index.image_scores() is None  # image rows go through layer_hits' merge
     # exact: up to EXACT_DOCUMENTS documents, or the components of a document set that small
-    exact = (target == "document" or doc_ids is not None) and len(docs) <= EXACT_DOCUMENTS
-    if text_only and exact:
+    few = (target == "document" or doc_ids is not None) and len(docs) <= EXACT_DOCUMENTS
+    if text_only and few:
         return exact_search(index, vector, target, granularity, k, docs, meter)
     whole_layer = target == "document" and doc_ids is None
     if text_only and whole_layer and index.layers.count(granularity) <= EXACT_LAYER_ROWS:
@@ -71,9 +76,10 @@ def score_vec(
             top = index.cache.top_documents(granularity, vector, k)
         if top is not None:
             return [ScoredNode(doc, doc, "document", score, row) for doc, score, row in top]
+    hits_of = exact_hits if exact else layer_hits
     return widening(
         index,
-        lambda n: layer_hits(index, vector, granularity, n, doc_ids, meter),
+        lambda n: hits_of(index, vector, granularity, n, doc_ids, meter),
         target,
         granularity,
         k,
@@ -213,13 +219,15 @@ def dense_search(
     mode: SearchMode = "dense",
     doc_ids: Sequence[str] | None = None,
     rrf_k: int = RRF_K,
+    exact: bool = False,
 ) -> list[ScoredNode]:
     """Rank components for a question in one shot (the single-shot baselines).
 
     At document granularity the top-k documents are found by their summaries and their
     components ranked inside them, documents first; otherwise components are scored at
     component or subcomponent granularity over the whole corpus, or inside `doc_ids`.
-    `mode` picks dense vectors (SCORE_vec), BM25 or their hybrid (see `score_nodes`).
+    `mode` picks dense vectors (SCORE_vec), BM25 or their hybrid (see `score_nodes`);
+    `exact` scores dense vectors exactly (see `score_vec`).
     """
     meter = meter or CostMeter()
     query: str | np.ndarray = question
@@ -230,7 +238,7 @@ def dense_search(
         target: Target, at: Granularity, n: int, docs: Sequence[str] | None
     ) -> list[ScoredNode]:
         if isinstance(query, np.ndarray):
-            return score_vec(index, query, target, at, n, docs, meter)
+            return score_vec(index, query, target, at, n, docs, meter, exact)
         return score_nodes(index, question, target, at, n, mode, docs, meter, rrf_k)
 
     if granularity != "document":

@@ -20,17 +20,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import bm25s
 import numpy as np
-from bm25s.stopwords import STOPWORDS_EN
 
 from state.corpus import LAYERS
 from tools.atomic_file import write_text_atomically
 from tools.errors import IndexNotFoundError
 from tools.index import Hit
 from tools.small_bm25 import bm25_scores
-from tools.word_stems import english_stemmer, word_stems
+from tools.word_stems import QUERY_STOPWORDS, STOPWORDS, STOPWORDS_EN, english_stemmer, word_stems
+
+if TYPE_CHECKING:
+    import bm25s
 
 logger = logging.getLogger(__name__)
 # bm25s sets its own logger to DEBUG, so every small index built for a hop would reach the
@@ -42,18 +44,6 @@ ROWS_FILE = "rows.json"
 SPARSE_LAYERS = LAYERS
 SPARSE_FORMAT = 1
 """Bumped when tokenisation or the row file changes, so older sparse indices are rebuilt."""
-STOPWORDS = "en"
-"""bm25s's English stopword list (Lucene's 33 words) for the layer indices."""
-QUERY_STOPWORDS = sorted(
-    set(STOPWORDS_EN)
-    | set(
-        "what which who whom whose when where why how do does did has have had been being were "
-        "he she his her him its them both either same more less most least also any all than s "
-        "from".split()
-    )
-)
-"""Words that never count when checking whether a text covers a question: the index's
-stopwords plus question words and pronouns, which every question has and no answer needs."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +93,8 @@ def _tokenize(texts: list[str], stopwords: str | list[str]) -> list[list[str]]:
 
 
 def _bm25s_tokenize(texts: list[str], stopwords: str | list[str]) -> list[list[str]]:
+    import bm25s
+
     tokens = bm25s.tokenize(
         texts,
         lower=True,
@@ -176,6 +168,8 @@ class SparseLayer:
         digest = texts_hash(items)
         if not items:
             return cls(None, rows, digest)
+        import bm25s
+
         retriever = bm25s.BM25()
         retriever.index(analyze([text for _, text in items]), show_progress=False)
         return cls(retriever, rows, digest)
@@ -206,6 +200,8 @@ class SparseLayer:
         rows = [SparseRow(*row) for row in payload["rows"]]
         retriever = None
         if rows:
+            import bm25s
+
             retriever = bm25s.BM25.load(str(folder), mmap=False, show_progress=False)
         return cls(retriever, rows, payload["digest"])
 

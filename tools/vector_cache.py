@@ -39,9 +39,20 @@ def one_blas_thread() -> Iterator[None]:
     OpenBLAS thread, which then spins after each call and takes the core the embedder and
     Chroma run on: on a shared 2-core machine, FiF p50 133 → 71 ms and dense
     26 → 16 ms (dense runs between FiF's questions). The products are the same either way.
+    The limit is set through each library's own calls: threadpoolctl's `limit` reads every
+    library's whole description on entry, ~30 µs of a product that takes ~100.
     """
-    with _blas().limit(limits=1):
+    libraries = _blas().lib_controllers
+    before = [library.num_threads for library in libraries]
+    for library, threads in zip(libraries, before, strict=True):
+        if threads != 1:
+            library.set_num_threads(1)
+    try:
         yield
+    finally:
+        for library, threads in zip(libraries, before, strict=True):
+            if threads != 1:
+                library.set_num_threads(threads)
 
 
 @lru_cache(maxsize=1)
@@ -133,6 +144,23 @@ class VectorCache:
             (docs[i], float(best[i]), ids[starts[i] + int(np.argmax(scores[starts[i] : ends[i]]))])
             for i in ranked
         ]
+
+    def nearest(self, layer: IndexLayer, query: np.ndarray, n: int) -> list[tuple[str, float]]:
+        """Return the n rows of a layer nearest the query, exactly: (id, cosine), best first.
+
+        Ties go to the smaller id. One product over the layer, as Chroma's HNSW answers
+        approximately.
+        """
+        self._load(layer)
+        matrix, ids = self._matrix[layer], self._ids[layer]
+        n = min(n, len(ids))
+        if n <= 0:
+            return []
+        with one_blas_thread():
+            scores = matrix @ np.asarray(query, dtype=np.float32)
+        top = np.argpartition(-scores, n - 1)[:n] if n < len(ids) else np.arange(len(ids))
+        ranked = sorted(top.tolist(), key=lambda row: (-scores[row], ids[row]))
+        return [(ids[row], float(scores[row])) for row in ranked]
 
     def _document_runs(self, layer: IndexLayer) -> tuple[list[str], np.ndarray, np.ndarray] | None:
         """Return the documents with rows in `layer` and their runs, in row order.

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tools.atomic_file import read_npz, write_npz_atomically
+from tools.atomic_file import read_npz, read_npz_meta, write_npz_atomically
 from tools.index import GET_BATCH, INDEX_LAYERS, ChromaLayers, IndexLayer
 
 logger = logging.getLogger(__name__)
@@ -118,3 +118,20 @@ def read_mirror(
         logger.warning("%s: %d ids, %d vectors; reading Chroma", path, len(ids), len(matrix))
         return None
     return ids, matrix
+
+
+def mirror_counts(index_dir: Path, token: str | None) -> dict[IndexLayer, int]:
+    """Return the vector count of each layer the copy of the build `token` names holds.
+
+    Only each archive's small header is read (the matrices load on first search); a layer
+    without a current copy is absent, and its count is Chroma's to give.
+    """
+    counts: dict[IndexLayer, int] = {}
+    for layer in INDEX_LAYERS if token is not None else ():
+        path = index_dir / MIRROR_DIR / f"{layer}.npz"
+        if not path.is_file():
+            continue
+        meta = read_npz_meta(path, lambda found: found.get("token") == token)
+        if meta is not None:
+            counts[layer] = len(meta["ids"])
+    return counts

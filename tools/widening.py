@@ -84,6 +84,28 @@ def layer_hits(
     return sorted([*hits, *images], key=lambda hit: (-hit.score, hit.node_id)), exhausted
 
 
+def exact_hits(
+    index: CorpusIndex,
+    vector: np.ndarray,
+    granularity: Granularity,
+    n: int,
+    doc_ids: Sequence[str] | None,
+    meter: CostMeter,
+) -> tuple[list[Hit], bool]:
+    """Return `layer_hits`' answer scored exactly: every row of the layer's vector cache.
+
+    For a text-only index searched whole; otherwise Chroma answers (`layer_hits`). Hits
+    take their fields from the graph, as Chroma's do.
+    """
+    if doc_ids is not None or index.image_scores() is not None:
+        return layer_hits(index, vector, granularity, n, doc_ids, meter)
+    with meter.timed("vector"):
+        nearest = index.cache.nearest(granularity, vector, n)
+    fields = index.layers.nodes or (lambda node_id: None)
+    hits = [Hit(node, *(fields(node) or ("", "", "")), score) for node, score in nearest]
+    return hits, len(hits) < n
+
+
 def aggregate(
     index: CorpusIndex, hits: Sequence[Hit], target: Target, granularity: Granularity, k: int
 ) -> list[ScoredNode]:

@@ -18,6 +18,24 @@ import Stemmer
 
 TOKEN_PATTERN = re.compile(r"(?u)\b\w\w+\b")
 """bm25s's default token pattern (scikit-learn's): words of two or more characters."""
+STOPWORDS = "en"
+"""bm25s's English stopword list (Lucene's 33 words) for the layer indices."""
+STOPWORDS_EN = (
+    "a an and are as at be but by for if in into is it no not of on or such that the their "
+    "then there these they this to was will with"
+).split()
+"""The words of STOPWORDS, as `bm25s.stopwords.STOPWORDS_EN` has them (a unit test compares
+them): a process that never reads a sparse index then does not import bm25s and scipy."""
+QUERY_STOPWORDS = sorted(
+    set(STOPWORDS_EN)
+    | set(
+        "what which who whom whose when where why how do does did has have had been being were "
+        "he she his her him its them both either same more less most least also any all than s "
+        "from".split()
+    )
+)
+"""Words that never count when checking whether a text covers a question: the index's
+stopwords plus question words and pronouns, which every question has and no answer needs."""
 STEM_CACHE_LIMIT = 500_000
 """Words whose stems are kept between calls (an English corpus has far fewer)."""
 _stems: dict[str, str] = {}

@@ -15,7 +15,8 @@ from collections.abc import Set as AbstractSet
 from tools.component_terms import full_text, lexical_text
 from tools.corpus_index import CorpusIndex
 from tools.small_bm25 import bm25_scores_of_ids
-from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within_terms, terms
+from tools.sparse_index import analyze, bm25_within_terms, terms
+from tools.word_stems import QUERY_STOPWORDS
 
 _WORD = re.compile(r"\w+(?:[-'’]\w+)*")
 STOPWORDS = frozenset(QUERY_STOPWORDS)

@@ -26,7 +26,8 @@ from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.graph_nav import neighbors, outgoing_links, referrers
 from tools.layered_graph import LayeredGraph
-from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within
+from tools.sparse_index import analyze, bm25_within
+from tools.word_stems import QUERY_STOPWORDS
 
 REFERRED_ANCHORS = 3
 """How many of a hop's top anchors may lead back to the pages that link to them (as many

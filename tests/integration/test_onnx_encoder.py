@@ -18,7 +18,7 @@ from test_mean_pooling import TEXTS
 from corpus_builder.build import BuildOptions, build
 from tools.corpus_index import CorpusIndex
 from tools.embedders import TORCH_INT8_EMBEDDER, load_embedder
-from tools.onnx_encoder import OnnxEncoder
+from tools.onnx_encoder import ONE_BY_ONE, OnnxEncoder
 from tools.span_pooling import ContextRequest
 
 pytestmark = pytest.mark.integration
@@ -42,6 +42,17 @@ def test_a_texts_vector_does_not_depend_on_its_batch(spec: str) -> None:
         together = encoder.embed(batch)
         expected = np.vstack([alone[texts.index(text)] for text in batch])
         assert np.abs(together - expected).max() <= 1e-6
+
+
+def test_a_few_texts_are_tokenised_as_a_batch_of_them_is() -> None:
+    encoder = load_embedder(ONNX)
+    assert isinstance(encoder, OnnxEncoder)
+    texts = [*MIXED, *TEXTS]
+    assert len(texts) <= ONE_BY_ONE  # one by one, as a query step's texts
+    batched = encoder.tokenizer.encode_batch(texts)
+    tokens = [(e.ids, e.type_ids) for e in encoder.encodings(texts)]
+    assert tokens == [(e.ids, e.type_ids) for e in batched]
+    assert [(e.ids, e.type_ids) for e in encoder.encodings(texts * 2)] == tokens * 2  # batched
 
 
 def test_the_onnx_encoders_stay_close_to_fp32() -> None:

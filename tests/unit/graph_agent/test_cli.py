@@ -129,3 +129,33 @@ def test_usage_errors_exit_2_without_a_traceback(
     extra = ["--index", str(mini_index)] if args[0] == "search" else []
     code, _, err = run_fif_main(*args, *extra)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+class CountingHelper:
+    """An embedding helper that only counts the calls that would start it."""
+
+    def __init__(self) -> None:
+        self.starts = 0
+
+    def usable(self) -> bool:
+        self.starts += 1
+        return False
+
+    def wait_ready(self, timeout_s: float) -> bool:
+        self.starts += 1
+        return False
+
+
+def test_ask_embeds_its_one_question_without_starting_a_helper(
+    mini_index: Path, tmp_path: Path, run_fif_main: RunFif, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    import tools.corpus_index
+
+    helper = CountingHelper()
+    monkeypatch.setattr(tools.corpus_index, "embed_helper", lambda *args: helper)
+    index = shutil.copytree(mini_index, tmp_path / "index")  # opened afresh, with the helper
+    code, out, _ = run_fif_main("ask", "Which river flows through Warsaw?", "--index", str(index))
+    assert code == 0 and "Ranked components" in out
+    assert helper.starts == 0

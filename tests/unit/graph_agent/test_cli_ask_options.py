@@ -27,6 +27,7 @@ def contexts(monkeypatch: pytest.MonkeyPatch) -> list[RunSettings]:
         context: RunSettings,
         thread_id: str | None = None,
         continue_thread: bool = False,
+        one_question: bool = False,
     ) -> RunResult:
         seen.append(context)
         return RunResult(ranking=[], thread_id="t")

@@ -43,6 +43,7 @@ def test_a_system_reads_its_own_settings_from_the_environment(
         context: RunSettings,
         thread_id: str | None,
         continue_thread: bool = False,
+        one_question: bool = False,
     ) -> RunResult:
         seen.append(context)
         return RunResult(ranking=[], thread_id="t")

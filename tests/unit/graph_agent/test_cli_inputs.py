@@ -79,6 +79,7 @@ def test_ask_json_carries_subqueries_and_fallbacks(mini_index: Path, monkeypatch
         context: RunSettings,
         thread_id: str | None = None,
         continue_thread: bool = False,
+        one_question: bool = False,
     ) -> RunResult:
         return RunResult(
             ranking=[],

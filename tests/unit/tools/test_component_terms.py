@@ -20,7 +20,8 @@ from tools.component_terms import (
 )
 from tools.corpus_index import CorpusIndex, open_index
 from tools.manifest import GRAPH_FILE
-from tools.sparse_index import QUERY_STOPWORDS, analyze, bm25_within
+from tools.sparse_index import analyze, bm25_within
+from tools.word_stems import QUERY_STOPWORDS
 
 
 def components(index: CorpusIndex) -> list[str]:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -37,3 +40,13 @@ def test_a_frame_cut_short_is_an_error() -> None:
         read_frame(Trickle(sent.getvalue()[:50], step=7))
     with pytest.raises(EmbedProcessError, match="closed its output"):
         read_frame(Trickle(b"", step=7))
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_BATCH"), reason="no SCHED_BATCH on this system")
+def test_the_helper_asks_for_batch_scheduling() -> None:
+    """A process of its own, so the test run keeps its scheduling."""
+    check = (
+        "import os; from tools.embed_process import batch_scheduling; "
+        "assert batch_scheduling(); assert os.sched_getscheduler(0) == os.SCHED_BATCH"
+    )
+    subprocess.run([sys.executable, "-c", check], check=True, timeout=60)

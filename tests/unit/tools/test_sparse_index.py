@@ -49,6 +49,12 @@ TOKENIZER_TEXTS = [
 ]
 
 
+def test_the_stopwords_are_bm25s_english_list() -> None:
+    from bm25s.stopwords import STOPWORDS_EN as BM25S_STOPWORDS
+
+    assert tuple(word_stems.STOPWORDS_EN) == tuple(BM25S_STOPWORDS)
+
+
 @pytest.mark.parametrize("stopwords", ["en", QUERY_STOPWORDS])
 def test_tokenize_gives_the_tokens_bm25s_gives(stopwords: str | list[str]) -> None:
     expected = _bm25s_tokenize(TOKENIZER_TEXTS, stopwords)  # bm25s's own tokenizer
