@@ -2,7 +2,7 @@
 
 Usage:
     python benchmarks/filings_bench.py BUNDLE INDEX --raw RAW [--out runs/filings]
-        [--systems anchor,dense,pages,extraction,fif,extraction-main,fif-main]
+        [--systems anchor,dense,pages,extraction-main,extraction-routed,extraction,...]
         [--annotate] [--graph-only]
 
 BUNDLE is `fif convert financebench RAW BUNDLE`, INDEX its `fif build`, RAW the upstream
@@ -14,8 +14,8 @@ still embedding): the page ranking runs without its chunk view, and only `pages`
 Prints (and writes OUT/filings.md): identity agreement, the three tuning rounds of the page
 weights with the held-out view test, then page R@5 per fold of each system in both
 settings, the worst fold, and the right filing first in the shared store. Each fold is
-scored with the weights tuned on the other two; `*-main` are FiF and the extraction loop
-with routing and page ranking off (main's behaviour).
+scored with the weights tuned on the other two; FiF and the extraction loop run three ways:
+`*-main` with routing and page order off, `*-routed` with routing only, and with both.
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def views_of(
     out: dict[str, dict[str, PageViews]] = {"shared": {}, "single": {}}
     for q in questions:
         route = route_question(graph, q.question)
-        shared = list(route.documents) if route else filings
+        shared = list(route.best()) if route else filings
         out["shared"][q.qid] = page_views(graph, q.question, shared, route, scores(q.question))
         out["single"][q.qid] = page_views(
             graph, q.question, list(q.docs), route, scores(q.question)
@@ -131,7 +131,9 @@ def main() -> None:
     parser.add_argument("--raw", type=Path, required=True)
     parser.add_argument("--out", type=Path, default=Path("runs/filings"))
     parser.add_argument(
-        "--systems", default="anchor,dense,pages,extraction-main,extraction,fif-main,fif"
+        "--systems",
+        default="anchor,dense,pages,extraction-main,extraction-routed,extraction,"
+        "fif-main,fif-routed,fif",
     )
     parser.add_argument("--annotate", action="store_true")
     parser.add_argument("--graph-only", action="store_true")

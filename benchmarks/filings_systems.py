@@ -40,18 +40,18 @@ def _graph_system(
     run: Callable[..., Any],
     kind: type[RunSettings],
     by_fold: dict[str, PageWeights] | None,
+    routing: bool = True,
 ) -> PageSystem:
-    """Return a graph system; by_fold None runs it as main does (no routing, no page order)."""
+    """Return a graph system: by_fold None runs it without page order, routing as given."""
 
     def system(q: FilingQuestion, single: bool) -> list[str]:
-        on = by_fold is not None
         weights = {k: float(v) for k, v in vars(by_fold[q.fold]).items()} if by_fold else {}
         context = kind(
             index_dir=str(index.index_dir),
             top_k=10,
             doc_scope=tuple(q.docs) if single else None,
-            filing_routing=on,
-            page_ranking=on,
+            filing_routing=routing,
+            page_ranking=by_fold is not None,
             page_weights=weights,
         )
         result = run(q.question, context)
@@ -63,7 +63,11 @@ def _graph_system(
 def system_table(
     index_dir: Path, raw: Path, out: Path, by_fold: dict[str, PageWeights]
 ) -> dict[str, PageSystem]:
-    """Return the dense baseline, FiF and the extraction loop (with and without), the anchor."""
+    """Return the anchor, dense, and FiF and the extraction loop in three settings each.
+
+    `-main`: no routing, no page order; `-routed`: routing only; no suffix: routing and
+    the page order fused with the system's (weights of the question's held-out round).
+    """
     from graph_agent.api import ask
     from graph_agent.extraction_graph import ask_extraction
     from state.extraction_state import ExtractionContext
@@ -73,8 +77,10 @@ def system_table(
     return {
         "anchor": lambda q, single: anchor.rank(q.question, list(q.docs) if single else None),
         "dense": _dense(index),
-        "extraction-main": _graph_system(index, ask_extraction, ExtractionContext, None),
+        "extraction-main": _graph_system(index, ask_extraction, ExtractionContext, None, False),
+        "extraction-routed": _graph_system(index, ask_extraction, ExtractionContext, None),
         "extraction": _graph_system(index, ask_extraction, ExtractionContext, by_fold),
-        "fif-main": _graph_system(index, ask, FiFContext, None),
+        "fif-main": _graph_system(index, ask, FiFContext, None, False),
+        "fif-routed": _graph_system(index, ask, FiFContext, None),
         "fif": _graph_system(index, ask, FiFContext, by_fold),
     }

@@ -43,15 +43,17 @@ class RunSettings(BaseModel):
     filing_routing: bool = Field(
         True,
         description="With no doc_scope, search only the filings of the company a question "
-        "names (registrant, ticker or short name read from each filing's cover), best "
-        "fitting period and form first; a question naming no indexed company searches all.",
+        "names (registrant, ticker or short name read from each filing's cover) whose "
+        "period and form fit it best (ties kept); a question naming no indexed company "
+        "searches all. Off: every filing competes, and a company's other years often win.",
     )
     page_ranking: bool = Field(
         False,
         description="Reorder the final ranking of filings page by page: the system's pages "
         "fused with the page ranking (best chunk, words, line items, periods, statement, "
-        "filing). Documents without a filing identity keep the system's order. Off until "
-        "measured inside FiF and the extraction loop (docs/filings.md).",
+        "filing). Documents without a filing identity keep the system's order. Off: on "
+        "held-out company folds it lost hits inside FiF and moved the extraction loop by "
+        "one question either way (docs/filings.md).",
     )
     page_weights: dict[str, float] = Field(
         default_factory=dict,
