@@ -59,13 +59,23 @@ def company_names(registrant: str) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def _name_forms(registrant: str) -> tuple[frozenset[str], frozenset[str]]:
     """Return (full forms, short forms): initials, 2+2 letters and the first word are short."""
-    core = registrant.strip()
+    core = registrant.strip().replace("\u2019", "'")
     while (trimmed := _SUFFIXES.sub("", core)) != core:
         core = trimmed
     core = re.sub(r"^the\s+", "", core, flags=re.I).strip(" ,.&")
+    full, short = _forms_of(core)
+    plain = core.replace("'", "")  # "Lowe's" is also written "Lowes"
+    if plain != core:
+        more_full, more_short = _forms_of(plain)
+        full, short = full | more_full, short | more_short
+    return frozenset(full), frozenset(short - full)
+
+
+def _forms_of(core: str) -> tuple[set[str], set[str]]:
+    """Return (full forms, short forms) of a name stripped of its legal suffixes."""
     words = re.findall(r"[A-Za-z0-9]+", core)
     if not words:
-        return frozenset(), frozenset()
+        return set(), set()
     lowered = [w.lower() for w in words]
     full = {" ".join(lowered), "".join(lowered), core.lower()}
     short: set[str] = set()
@@ -79,7 +89,7 @@ def _name_forms(registrant: str) -> tuple[frozenset[str], frozenset[str]]:
             short.add(lowered[0][:2] + lowered[1][:2])
         if len(lowered[0]) >= MIN_WORD_NAME and lowered[0] not in _GENERIC_FIRST_WORDS:
             short.add(lowered[0])
-    return frozenset(full), frozenset(short - full)
+    return full, short
 
 
 def names_question(identity: FilingIdentity, question: str) -> bool:
@@ -89,6 +99,7 @@ def names_question(identity: FilingIdentity, question: str) -> bool:
     ("Best Buy" -> "Best", never "the best"; "AMD", "JnJ", "Amex").
     """
     full, short = _name_forms(identity.registrant)
+    question = question.replace("\u2019", "'")
     lowered = question.lower()
     for name in full:
         if re.search(r"(?<![\w&])" + re.escape(name) + r"(?![\w&])", lowered):

@@ -6,7 +6,7 @@ import pytest
 
 from tools.filing_identity import FilingIdentity
 from tools.filing_query import read_question
-from tools.filing_routing import company_names, route
+from tools.filing_routing import company_names, names_question, route
 
 FILINGS = {
     "ACME_2021_10K": FilingIdentity("Acme Widgets, Inc.", (), "10-K", 2021, 0, "2021-12-31"),
@@ -30,6 +30,8 @@ FILINGS = {
         ("JOHNSON & JOHNSON", "jnj"),
         ("American Express Company", "amex"),
         ("MGM Resorts International", "mgm"),
+        ("Lowe's Companies, Inc.", "lowes"),
+        ("LOWE\u2019S COMPANIES, INC.", "lowe's companies"),
     ],
 )
 def test_company_names(registrant: str, name: str) -> None:
@@ -76,3 +78,10 @@ def test_a_short_name_counts_only_when_written_as_a_name() -> None:
     found = route(best_buy, "What was Best's FY2023 revenue?")
     assert found is not None and found.documents == ("BBY_2023_10K",)
     assert "jpmorgan chase" in company_names("JPMorgan Chase & Co.")
+
+
+def test_a_name_with_an_apostrophe_is_found_however_the_question_writes_it() -> None:
+    lowes = FilingIdentity("LOWE\u2019S COMPANIES, INC.", (), "10-K", 2022, 0, "2023-02-03")
+    for written in ("Lowe's", "Lowe\u2019s", "Lowes"):
+        assert names_question(lowes, f"What was {written} FY2022 capital expenditure?")
+    assert not names_question(lowes, "What were the lows of FY2022?")
