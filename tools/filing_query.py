@@ -1,8 +1,9 @@
 """What filing a question asks about: its fiscal years, quarter, a dated event and the form.
 
 Read once per question with the conventions of `tools.filing_periods`: "FY2022", "fiscal
-2023", "Q2 of FY2023", "FY2023Q1", "H1 FY2023", "as of 2022", "dated 1st July 2022", "May
-26, 2023"; the form from its name ("10-K", "8k filing", "quarterly report", "earnings",
+2023", "Q2 of FY2023", "FY2023Q1", "3Q22", "H1 FY2023", "as of 2022", "dated 1st July 2022",
+"May 26, 2023" (a month's last day after "as of" / "ended" is a period end, not an event);
+the form from its name ("10-K", "8k filing", "quarterly report", "earnings",
 "press release") or from what only one form holds (an 8-K reports a dated event; adjusted,
 non-GAAP figures and guidance are what an earnings release announces).
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date, timedelta
 from functools import lru_cache
 
 from tools.values import CALENDAR_YEAR, FISCAL_YEAR, QUARTER_WORDS, event_date, full_year
@@ -21,6 +23,10 @@ _QUARTER = re.compile(
     + r")[- ]quarter\b",
     re.I,
 )
+_QUARTER_YEAR = re.compile(r"\b(?:Q([1-4])\s?'?|([1-4])Q\s?'?)((?:19|20)?\d{2})\b", re.I)
+"""A quarter written with its year: "3Q22", "Q3'22", "Q3 2022"."""
+_PERIOD_END_CUE = re.compile(r"\b(?:as of|as at|ended|ending|through)\b", re.I)
+"""Words that make a month's last day a period end ("as of December 31, 2020")."""
 _HALF = re.compile(r"\bH([12])\b|\b(first|second) half\b", re.I)
 _FORM_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("10-K", re.compile(r"\b10-?k\b|\bannual report\b", re.I)),
@@ -61,9 +67,12 @@ class FilingAsked:
 def read_question(question: str) -> FilingAsked:
     """Return the period and form a question asks about (cached: read once per question)."""
     years = [full_year(m) for m in FISCAL_YEAR.findall(question)]
+    years += [full_year(m[2]) for m in _QUARTER_YEAR.findall(question)]
     years += [int(m) for m in CALENDAR_YEAR.findall(question)]
     quarter = _quarter(question)
     event = event_date(question)
+    if event and _period_end(question, event):
+        event = None  # a balance-sheet date, not an event an 8-K reports
     forms = [form for form, pattern in _FORM_NAMES if pattern.search(question)]
     if event and "8-K" not in forms:
         forms.append("8-K")
@@ -78,7 +87,14 @@ def read_question(question: str) -> FilingAsked:
     )
 
 
+def _period_end(question: str, day: date) -> bool:
+    """Tell whether a date the question names is a period end: a month's last day, "as of"."""
+    return (day + timedelta(days=1)).day == 1 and bool(_PERIOD_END_CUE.search(question))
+
+
 def _quarter(question: str) -> int:
+    if found := _QUARTER_YEAR.search(question):
+        return int(found.group(1) or found.group(2))
     if found := _QUARTER.search(question):
         digit = found.group(1) or found.group(2) or found.group(3)
         return int(digit) if digit else QUARTER_WORDS.index(found.group(4).lower()) + 1

@@ -72,6 +72,26 @@ def test_read_question_periods_and_forms() -> None:
     assert (asked.quarter, asked.years, asked.year) == (2, (2023, 2022), 2023)
 
 
+@pytest.mark.parametrize(
+    ("question", "quarter", "year"),
+    [("In 3Q22, what was the operating margin?", 3, 2022), ("What was Q4'21 revenue?", 4, 2021)],
+)
+def test_a_quarter_written_with_its_year(question: str, quarter: int, year: int) -> None:
+    asked = read_question(question)
+    assert (asked.quarter, asked.year) == (quarter, year)
+
+
+def test_a_period_end_date_is_no_event() -> None:
+    asked = read_question("As of December 31, 2020, what were Acme's total assets?")
+    assert (asked.event_date, asked.forms, asked.year) == ("", (), 2020)
+    assert (
+        route(FILINGS, "As of December 31, 2021, what were Acme's total assets?").documents[0]
+        == "ACME_2021_10K"
+    )
+    event = read_question("As of May 26, 2023, how much may Acme borrow?")
+    assert (event.event_date, event.forms) == ("2023-05-26", ("8-K",))
+
+
 def test_a_short_name_counts_only_when_written_as_a_name() -> None:
     best_buy = {"BBY_2023_10K": FilingIdentity("BEST BUY CO., INC.", (), "10-K", 2023)}
     assert route(best_buy, "What is the best measure of liquidity in FY2023?") is None
