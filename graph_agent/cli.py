@@ -215,9 +215,24 @@ def ask(
         on_thread = (thread, continue_thread)
         return ask_on_server(server, question, system, on_thread, overrides, as_json)
     context = spec.context(overrides)
+    if spec.routes_filings:
+        _say_routing(context, question)
     result = run_system(system, question, context, thread, continue_thread, one_question=True)
     _report(open_index(str(index), chroma_url), result, as_json)
     _check_backend(context, result, strict_backend)
+
+
+def _say_routing(context: RunSettings, question: str) -> None:
+    """Say which filings the run will search when the question routes it to some."""
+    from graph_agent.filing_scope import with_filing_scope
+
+    scope = with_filing_scope(context, question).doc_scope
+    if scope and scope != context.doc_scope:
+        err.print(
+            f"searching {len(scope)} filing(s) the question names: {', '.join(scope)} "
+            "(--doc chooses others)",
+            highlight=False,
+        )
 
 
 def _check_backend(context: RunSettings, result: RunResult, strict: bool) -> None:

@@ -54,6 +54,8 @@ class SystemSpec:
     (else the run is asked whole and its trace sent at the end)."""
     variants: Mapping[str, Settings] = field(default_factory=dict)
     """Variant name (`<system>-<what changes>`) → the settings it sets on the system's own."""
+    routes_filings: bool = False
+    """Whether a run is scoped to the filings its question names (`filing_routing`)."""
 
     @property
     def replayable(self) -> bool:
@@ -132,7 +134,7 @@ REAGENT_VARIANTS: dict[str, Settings] = {
 SPECS = (
     SystemSpec("fif", FiFContext, "FAILURE IS FEEDBACK: cheap hops first, escalation after "
                "a failure, backtracking to earlier successes", "graph_agent.fif_graph", "ask_fif",
-               streams=True, variants=_frozen(FIF_VARIANTS)),
+               streams=True, variants=_frozen(FIF_VARIANTS), routes_filings=True),
     SystemSpec("lilac", LilacContext, "LILaC: decomposition and late-interaction beam search "
                "over the layered graph", "graph_agent.lilac_graph", "ask_lilac", "trace"),
     SystemSpec("ircot", IrcotContext, "IRCoT: interleaved retrieval and chain-of-thought",
@@ -145,7 +147,7 @@ SPECS = (
                "trace", variants=_frozen(REAGENT_VARIANTS)),
     SystemSpec("extraction", ExtractionContext, "The iterative extraction loop over a "
                "document's section tree", "graph_agent.extraction_graph", "ask_extraction",
-               "trace", streams=True),
+               "trace", streams=True, routes_filings=True),
     SystemSpec("dense", RunSettings, "Dense single-shot: components scored by their best "
                "subcomponent in one vector search"),
 )  # fmt: skip

@@ -178,3 +178,15 @@ def test_a_run_is_scoped_to_the_filing_of_the_asked_period(two_years_index: Path
     assert asked.doc_scope == ("zeta_2022_10k",)
     no_period = with_filing_scope(settings, "Where does Zeta Tools sell its tools?")
     assert set(no_period.doc_scope or ()) == {"zeta_2022_10k", "zeta_2023_10k"}
+
+
+def test_fif_ask_says_which_filing_it_searches(two_years_index: Path) -> None:
+    from typer.testing import CliRunner
+
+    from fif import cli
+
+    question = "What were Zeta Tools' inventories at the end of FY2022?"
+    result = CliRunner().invoke(cli.app, ["ask", question, "--index", str(two_years_index)])
+    assert result.exit_code == 0, result.output
+    assert "searching 1 filing(s) the question names: zeta_2022_10k" in result.output
+    assert "zeta_2023_10k::" not in result.output
