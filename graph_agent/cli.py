@@ -41,7 +41,6 @@ from tools.questions import require_question
 if TYPE_CHECKING:
     from graph_agent.results import RunResult
     from state.settings import RunSettings
-    from tools.corpus_index import CorpusIndex
 
 app = typer.Typer(
     add_completion=False,
@@ -191,8 +190,8 @@ def ask(
     strict_backend: StrictBackendOpt = False,
 ) -> None:
     """Run a system (FiF by default) on a question; print the ranking, the trace and the cost."""
+    from graph_agent.filing_scope import routed_context
     from state.settings import price_table_from
-    from tools.corpus_index import open_index
 
     question = require_question(question, "the question argument", EXAMPLE.format("ask"))
     spec = get_system(system)  # an unknown name fails before the index is opened
@@ -214,25 +213,10 @@ def ask(
     if server:  # the request takes the run settings; the rest must be unset
         on_thread = (thread, continue_thread)
         return ask_on_server(server, question, system, on_thread, overrides, as_json)
-    context = spec.context(overrides)
-    if spec.routes_filings:
-        _say_routing(context, question)
+    context = routed_context(spec, overrides, question)
     result = run_system(system, question, context, thread, continue_thread, one_question=True)
-    _report(open_index(str(index), chroma_url), result, as_json)
+    _report(str(index), chroma_url, result, as_json)
     _check_backend(context, result, strict_backend)
-
-
-def _say_routing(context: RunSettings, question: str) -> None:
-    """Say which filings the run will search when the question routes it to some."""
-    from graph_agent.filing_scope import with_filing_scope
-
-    scope = with_filing_scope(context, question).doc_scope
-    if scope and scope != context.doc_scope:
-        err.print(
-            f"searching {len(scope)} filing(s) the question names: {', '.join(scope)} "
-            "(--doc chooses others)",
-            highlight=False,
-        )
 
 
 def _check_backend(context: RunSettings, result: RunResult, strict: bool) -> None:
@@ -244,13 +228,15 @@ def _check_backend(context: RunSettings, result: RunResult, strict: bool) -> Non
     check_strict(context, result.cost, result.fallbacks, strict)
 
 
-def _report(corpus_index: CorpusIndex, result: RunResult, as_json: bool) -> None:
+def _report(index: str, chroma_url: str | None, result: RunResult, as_json: bool) -> None:
+    from tools.corpus_index import open_index
+
     if result.thread_id:
         err.print(f"thread: {result.thread_id}", highlight=False)
     if as_json:
         render.run_json(out, result)
         return
-    render.run(out, corpus_index.graph, result)
+    render.run(out, open_index(index, chroma_url).graph, result)
 
 
 @app.command()

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import logging
-from typing import TypeVar
+import sys
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from state.settings import RunSettings
 from tools.corpus_index import open_index
 from tools.filing_catalog import route_question
+
+if TYPE_CHECKING:
+    from graph_agent.registry import SystemSpec
 
 logger = logging.getLogger(__name__)
 
@@ -31,3 +36,21 @@ def with_filing_scope(context: C, question: str) -> C:
     best = route.best()
     logger.info("question routed to %d of %d filing(s): %s", len(best), len(route.documents), best)
     return context.model_copy(update={"doc_scope": best})
+
+
+def routed_context(spec: SystemSpec, options: Mapping[str, Any], question: str) -> RunSettings:
+    """Return a system's settings from CLI options; say on stderr which filings it will search.
+
+    Only for systems that route (`SystemSpec.routes_filings`) and questions that name a
+    company the index holds filings of.
+    """
+    context = spec.context(options)
+    if not spec.routes_filings:
+        return context
+    scope = with_filing_scope(context, question).doc_scope
+    if scope and scope != context.doc_scope:
+        named = ", ".join(scope)
+        sys.stderr.write(
+            f"searching {len(scope)} filing(s) the question names: {named} (--doc chooses others)\n"
+        )
+    return context
