@@ -213,7 +213,7 @@ def ask(
     if server:  # the request takes the run settings; the rest must be unset
         on_thread = (thread, continue_thread)
         return ask_on_server(server, question, system, on_thread, overrides, as_json)
-    context = routed_context(spec, overrides, question)
+    context = routed_context(spec, overrides, question, err.print)
     result = run_system(system, question, context, thread, continue_thread, one_question=True)
     _report(str(index), chroma_url, result, as_json)
     _check_backend(context, result, strict_backend)

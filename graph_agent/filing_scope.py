@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import logging
-import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from state.settings import RunSettings
@@ -38,8 +37,10 @@ def with_filing_scope(context: C, question: str) -> C:
     return context.model_copy(update={"doc_scope": best})
 
 
-def routed_context(spec: SystemSpec, options: Mapping[str, Any], question: str) -> RunSettings:
-    """Return a system's settings from CLI options; say on stderr which filings it will search.
+def routed_context(
+    spec: SystemSpec, options: Mapping[str, Any], question: str, say: Callable[[str], None]
+) -> RunSettings:
+    """Return a system's settings from CLI options, telling `say` which filings it will search.
 
     Only for systems that route (`SystemSpec.routes_filings`) and questions that name a
     company the index holds filings of.
@@ -50,7 +51,5 @@ def routed_context(spec: SystemSpec, options: Mapping[str, Any], question: str) 
     scope = with_filing_scope(context, question).doc_scope
     if scope and scope != context.doc_scope:
         named = ", ".join(scope)
-        sys.stderr.write(
-            f"searching {len(scope)} filing(s) the question names: {named} (--doc chooses others)\n"
-        )
+        say(f"searching {len(scope)} filing(s) the question names: {named} (--doc chooses others)")
     return context
