@@ -69,30 +69,21 @@ def write_npz_atomically(path: Path, meta: dict[str, Any], **arrays: np.ndarray)
 
 
 def read_npz(
-    path: Path, accept: Callable[[dict[str, Any]], bool], instead: str
+    path: Path, accept: Callable[[dict[str, Any]], bool], instead: str, arrays: bool = True
 ) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
     """Return an archive's meta and arrays if `accept(meta)`, else None.
 
-    The arrays are read only once the meta is accepted. An unreadable archive is said in a
-    warning naming the file and what happens `instead`, and gives None.
+    The arrays are read only once the meta is accepted, and not at all when `arrays` is
+    false (the meta alone, with no arrays). An unreadable archive is said in a warning
+    naming the file and what happens `instead`, and gives None.
     """
     try:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(data["meta"].tobytes())
             if not isinstance(meta, dict) or not accept(meta):
                 return None
-            return meta, {name: data[name] for name in data.files if name != "meta"}
+            names = [name for name in data.files if name != "meta"] if arrays else []
+            return meta, {name: data[name] for name in names}
     except UNREADABLE_ARCHIVE as err:
         logger.warning("%s is unreadable (%s); %s", path, err, instead)
         return None
-
-
-def read_npz_meta(path: Path, accept: Callable[[dict[str, Any]], bool]) -> dict[str, Any] | None:
-    """Return an archive's meta if `accept(meta)`, without reading its arrays (None: not)."""
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(data["meta"].tobytes())
-    except UNREADABLE_ARCHIVE as err:
-        logger.warning("%s is unreadable (%s)", path, err)
-        return None
-    return meta if isinstance(meta, dict) and accept(meta) else None

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from state.corpus import LAYERS
 from tools.chroma_connect import chroma_connector
 from tools.errors import IndexMismatchError, IndexNotFoundError
 
@@ -37,7 +38,6 @@ METADATA_KEYS = ("doc_id", "component_id", "type")
 (document, paragraph, table, image, sentence, row, region)."""
 PAGE_KEYS = ("page_first", "page_last")
 """What a PDF component's or subcomponent's vector carries too: its zero-indexed page span."""
-GRAPH_LAYERS = ("document", "component", "subcomponent")
 NodeFields = Callable[[str], tuple[str, str, str] | None]
 """A node's (doc_id, component_id, type) as its metadata holds them; None: not known."""
 
@@ -238,7 +238,7 @@ class ChromaLayers:
         n = min(n, self.count(layer))
         if n <= 0:
             return []
-        known = self.nodes if layer in GRAPH_LAYERS else None
+        known = self.nodes if layer in LAYERS else None
         include = ["distances"] if known else ["metadatas", "distances"]
         result = collection.query(
             query_embeddings=[vector], n_results=n, where=where, include=include

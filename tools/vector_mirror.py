@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tools.atomic_file import read_npz, read_npz_meta, write_npz_atomically
+from tools.atomic_file import read_npz, write_npz_atomically
 from tools.index import GET_BATCH, INDEX_LAYERS, ChromaLayers, IndexLayer
 
 logger = logging.getLogger(__name__)
@@ -127,11 +127,13 @@ def mirror_counts(index_dir: Path, token: str | None) -> dict[IndexLayer, int]:
     without a current copy is absent, and its count is Chroma's to give.
     """
     counts: dict[IndexLayer, int] = {}
-    for layer in INDEX_LAYERS if token is not None else ():
+    if token is None:
+        return counts
+    for layer in INDEX_LAYERS:
         path = index_dir / MIRROR_DIR / f"{layer}.npz"
-        if not path.is_file():
-            continue
-        meta = read_npz_meta(path, lambda found: found.get("token") == token)
-        if meta is not None:
-            counts[layer] = len(meta["ids"])
+        if path.is_file():
+            current = "its count comes from Chroma"
+            found = read_npz(path, lambda meta: meta.get("token") == token, current, arrays=False)
+            if found is not None:
+                counts[layer] = len(found[0]["ids"])
     return counts
