@@ -40,16 +40,20 @@ def with_filing_scope(context: C, question: str) -> C:
 def routed_context(
     spec: SystemSpec, options: Mapping[str, Any], question: str, say: Callable[[str], None]
 ) -> RunSettings:
-    """Return a system's settings from CLI options, telling `say` which filings it will search.
+    """Return a system's settings from CLI options, scoped as its run would scope them.
 
-    Only for systems that route (`SystemSpec.routes_filings`) and questions that name a
-    company the index holds filings of.
+    For a system that routes (`SystemSpec.routes_filings`) and a question naming a company
+    the index holds filings of, `say` is told which filings the run searches; the run
+    itself then finds its scope set and does not route again.
     """
     context = spec.context(options)
     if not spec.routes_filings:
         return context
-    scope = with_filing_scope(context, question).doc_scope
-    if scope and scope != context.doc_scope:
-        named = ", ".join(scope)
-        say(f"searching {len(scope)} filing(s) the question names: {named} (--doc chooses others)")
-    return context
+    routed = with_filing_scope(context, question)
+    if routed.doc_scope and routed.doc_scope != context.doc_scope:
+        scope = routed.doc_scope
+        say(
+            f"searching {len(scope)} filing(s) the question names: {', '.join(scope)} "
+            "(--doc chooses others)"
+        )
+    return routed

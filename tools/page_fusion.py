@@ -20,6 +20,7 @@ from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.errors import ConfigError
 from tools.filing_catalog import filings_of, route_question
+from tools.filing_routing import FilingRoute
 from tools.page_ranking import RRF_K, PageWeights, rank_pages
 
 PAGE_DEPTH = 40
@@ -36,12 +37,13 @@ class PageFusion:
     """Weight of the page ranking's order."""
 
 
-def filing_documents(index: CorpusIndex, question: str, ranking: Sequence[str]) -> list[str]:
+def filing_documents(
+    index: CorpusIndex, route: FilingRoute | None, ranking: Sequence[str]
+) -> list[str]:
     """Return the filings to rank pages of: the scope, else the best routed, else the ranking's."""
     filings = filings_of(index.graph)
     if index.scope is not None:
         return [doc for doc in index.scope if doc in filings]
-    route = route_question(index.graph, question)
     if route is not None:
         return list(route.best())
     docs = [index.graph.node(c).doc_id for c in ranking if c in index.graph]
@@ -58,11 +60,11 @@ def page_first(
     meter: CostMeter | None = None,
 ) -> list[str]:
     """Return the ranking's components reordered page by page (unchanged outside filings)."""
-    docs = filing_documents(index, question, ranking)
+    route = route_question(index.graph, question)
+    docs = filing_documents(index, route, ranking)
     if not docs:
         return list(ranking)
     fusion = fusion or PageFusion()
-    route = route_question(index.graph, question)
     ranked = rank_pages(index, question, docs, route, weights, meter)[:PAGE_DEPTH]
     best = {page.key: page.component for page in ranked}
     own: dict[str, list[str]] = {}
