@@ -24,7 +24,7 @@ from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
 from tools.index import Hit
 from tools.rank_fusion import RRF_K, fused_order
-from tools.widening import ScoredNode, Target, exact_hits, layer_hits, widening
+from tools.widening import ScoredNode, Target, layer_hits, widening
 
 EXACT_DOCUMENTS = 1000
 """Up to this many documents, a document search scores every descendant from the vector
@@ -76,10 +76,9 @@ def score_vec(
             top = index.cache.top_documents(granularity, vector, k)
         if top is not None:
             return [ScoredNode(doc, doc, "document", score, row) for doc, score, row in top]
-    hits_of = exact_hits if exact else layer_hits
     return widening(
         index,
-        lambda n: hits_of(index, vector, granularity, n, doc_ids, meter),
+        lambda n: layer_hits(index, vector, granularity, n, doc_ids, meter, exact),
         target,
         granularity,
         k,

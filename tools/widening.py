@@ -68,13 +68,22 @@ def layer_hits(
     n: int,
     doc_ids: Sequence[str] | None,
     meter: CostMeter,
+    exact: bool = False,
 ) -> tuple[list[Hit], bool]:
     """Return up to n layer-g hits, best first, and whether the layer ran out.
 
     With an image embedder, the image layer's images (component granularity) or regions
     (subcomponent granularity) are queried too and merged on the text scale, so an image
-    counts by the better of its caption and its pixels.
+    counts by the better of its caption and its pixels. `exact` scores every row of the
+    layer's vector cache instead of asking Chroma, for a text-only index searched whole;
+    its hits take their fields from the graph, as Chroma's do.
     """
+    if exact and doc_ids is None and index.image_scores() is None:
+        with meter.timed("vector"):
+            nearest = index.cache.nearest(granularity, vector, n)
+        fields = index.layers.nodes or (lambda node_id: None)
+        found = [Hit(node, *(fields(node) or ("", "", "")), score) for node, score in nearest]
+        return found, len(found) < n
     with meter.timed("vector"):
         hits = index.layers.query(granularity, vector, n, doc_ids)
         images = index.image_hits(granularity, vector, n, doc_ids)
@@ -82,28 +91,6 @@ def layer_hits(
     if not images:
         return hits, exhausted
     return sorted([*hits, *images], key=lambda hit: (-hit.score, hit.node_id)), exhausted
-
-
-def exact_hits(
-    index: CorpusIndex,
-    vector: np.ndarray,
-    granularity: Granularity,
-    n: int,
-    doc_ids: Sequence[str] | None,
-    meter: CostMeter,
-) -> tuple[list[Hit], bool]:
-    """Return `layer_hits`' answer scored exactly: every row of the layer's vector cache.
-
-    For a text-only index searched whole; otherwise Chroma answers (`layer_hits`). Hits
-    take their fields from the graph, as Chroma's do.
-    """
-    if doc_ids is not None or index.image_scores() is not None:
-        return layer_hits(index, vector, granularity, n, doc_ids, meter)
-    with meter.timed("vector"):
-        nearest = index.cache.nearest(granularity, vector, n)
-    fields = index.layers.nodes or (lambda node_id: None)
-    hits = [Hit(node, *(fields(node) or ("", "", "")), score) for node, score in nearest]
-    return hits, len(hits) < n
 
 
 def aggregate(
