@@ -36,11 +36,12 @@ from evals.filing_eval import (  # noqa: E402
     load_questions,
     table_rows,
 )
-from evals.filing_tuning import Round, Views, tune, view_test  # noqa: E402
+from evals.filing_tuning import Round, Views, system_rounds, tune, view_test  # noqa: E402
 from tools.filing_catalog import filings_of, route_question  # noqa: E402
 from tools.filing_identity import FilingIdentity  # noqa: E402
 from tools.filing_routing import company_names  # noqa: E402
 from tools.layered_graph import LayeredGraph  # noqa: E402
+from tools.page_fusion import PageFusion  # noqa: E402
 from tools.page_ranking import ChunkScores, PageViews, PageWeights, fuse_views, page_views  # noqa: E402
 
 SETTINGS = (("shared", False), ("single", True))
@@ -123,6 +124,40 @@ def page_system(views: Views, by_fold: dict[str, PageWeights]) -> PageSystem:
     return system
 
 
+class PageOrder:
+    """Each system's page_weights per fold: the views' weights and its own order's weight.
+
+    The system weight of a round is chosen on its tuning folds from the system's routed
+    run (`<system>-routed`, run first), fused with the page ranking as the system would;
+    without that run the default `PageFusion.system` is used.
+    """
+
+    def __init__(
+        self,
+        views: Views,
+        questions: list[FilingQuestion],
+        by_fold: dict[str, PageWeights],
+        own: dict[str, dict[str, dict[str, list[str]]]],
+        report: list[str],
+    ) -> None:
+        self.views, self.questions, self.by_fold, self.own = views, questions, by_fold, own
+        self.report = report
+
+    def of(self, system: str) -> Callable[[str], dict[str, float]]:
+        """Return fold -> page_weights for one system (its weights chosen on first use)."""
+        chosen: dict[str, float] = {}
+
+        def settings(fold: str) -> dict[str, float]:
+            routed = self.own.get(f"{system}-routed")
+            if not chosen and routed:
+                chosen.update(system_rounds(self.views, self.questions, routed, self.by_fold))
+                self.report.append(f"\n{system}: weight of its own page order per fold {chosen}")
+            weight = chosen.get(fold, PageFusion.system)
+            return {**{k: float(v) for k, v in vars(self.by_fold[fold]).items()}, "system": weight}
+
+        return settings
+
+
 def main() -> None:
     """Run the benchmark and print its markdown report."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -143,7 +178,7 @@ def main() -> None:
     questions = load_questions(args.bundle)
     if args.graph_only:
         graph, systems = LayeredGraph.load(args.index / "graph.json"), None
-        scores: Callable[[str], ChunkScores] = lambda question: lambda ids: {}  # noqa: E731
+        scores: Callable[[str], ChunkScores] = lambda question: lambda ids, layer: {}  # noqa: E731
     else:
         from filings_systems import index_scores, system_table
 
@@ -154,13 +189,16 @@ def main() -> None:
     report += tuning_report(views, questions, done)
     by_fold = {one.held_out: one.weights for one in done}
     systems = {"pages": page_system(views, by_fold)}
+    own: dict[str, dict[str, dict[str, list[str]]]] = {}
     if not args.graph_only:
-        systems.update(system_table(args.index, args.raw, args.out, by_fold))
+        settings = PageOrder(views, questions, by_fold, own, report)
+        systems.update(system_table(args.index, args.raw, args.out, settings.of))
     results = []
     args.out.mkdir(parents=True, exist_ok=True)
     for name in [s for s in args.systems.split(",") if s in systems]:
         for setting, single in SETTINGS:
             figures, rankings = evaluate(systems[name], questions, single)
+            own.setdefault(name, {})[setting] = rankings
             results.append((name, setting, figures))
             (args.out / f"{name}_{setting}.json").write_text(json.dumps(rankings), encoding="utf-8")
             print(f"{name} {setting}: {figures.recall['all']:.3f}", file=sys.stderr, flush=True)  # noqa: T201

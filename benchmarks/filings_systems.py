@@ -12,8 +12,11 @@ from state.fif_context import FiFContext
 from state.settings import RunSettings
 from tools.corpus_index import CorpusIndex, open_index
 from tools.layered_graph import LayeredGraph
-from tools.page_ranking import ChunkScores, PageWeights
+from tools.page_ranking import ChunkScores
 from tools.search import dense_search, similarities
+
+PageSettings = Callable[[str], dict[str, float]]
+"""fold -> a run's page_weights (the views' weights and `system`, chosen on the other folds)."""
 
 
 def index_scores(index_dir: Path) -> tuple[LayeredGraph, Callable[[str], ChunkScores]]:
@@ -21,7 +24,7 @@ def index_scores(index_dir: Path) -> tuple[LayeredGraph, Callable[[str], ChunkSc
     index = open_index(index_dir)
 
     def scores(question: str) -> ChunkScores:
-        return lambda ids: similarities(index, question, "subcomponent", ids) if ids else {}
+        return lambda ids, layer: similarities(index, question, layer, ids) if ids else {}
 
     return index.graph, scores
 
@@ -39,19 +42,19 @@ def _graph_system(
     index: CorpusIndex,
     run: Callable[..., Any],
     kind: type[RunSettings],
-    by_fold: dict[str, PageWeights] | None,
+    page_settings: PageSettings | None,
     routing: bool = True,
 ) -> PageSystem:
-    """Return a graph system: by_fold None runs it without page order, routing as given."""
+    """Return a graph system: page_settings None runs it without page order, routing as given."""
 
     def system(q: FilingQuestion, single: bool) -> list[str]:
-        weights = {k: float(v) for k, v in vars(by_fold[q.fold]).items()} if by_fold else {}
+        weights = page_settings(q.fold) if page_settings else {}
         context = kind(
             index_dir=str(index.index_dir),
             top_k=10,
             doc_scope=tuple(q.docs) if single else None,
             filing_routing=routing,
-            page_ranking=by_fold is not None,
+            page_ranking=page_settings is not None,
             page_weights=weights,
         )
         result = run(q.question, context)
@@ -61,12 +64,13 @@ def _graph_system(
 
 
 def system_table(
-    index_dir: Path, raw: Path, out: Path, by_fold: dict[str, PageWeights]
+    index_dir: Path, raw: Path, out: Path, page_settings: Callable[[str], PageSettings]
 ) -> dict[str, PageSystem]:
     """Return the anchor, dense, and FiF and the extraction loop in three settings each.
 
     `-main`: no routing, no page order; `-routed`: routing only; no suffix: routing and
-    the page order fused with the system's (weights of the question's held-out round).
+    the page order fused with the system's (`page_settings(system)`: the weights of the
+    question's held-out round).
     """
     from graph_agent.api import ask
     from graph_agent.extraction_graph import ask_extraction
@@ -79,8 +83,10 @@ def system_table(
         "dense": _dense(index),
         "extraction-main": _graph_system(index, ask_extraction, ExtractionContext, None, False),
         "extraction-routed": _graph_system(index, ask_extraction, ExtractionContext, None),
-        "extraction": _graph_system(index, ask_extraction, ExtractionContext, by_fold),
+        "extraction": _graph_system(
+            index, ask_extraction, ExtractionContext, page_settings("extraction")
+        ),
         "fif-main": _graph_system(index, ask, FiFContext, None, False),
         "fif-routed": _graph_system(index, ask, FiFContext, None),
-        "fif": _graph_system(index, ask, FiFContext, by_fold),
+        "fif": _graph_system(index, ask, FiFContext, page_settings("fif")),
     }

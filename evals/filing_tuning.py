@@ -3,7 +3,8 @@
 The views of every page are computed once per question and setting
 (`tools.page_ranking.page_views`); a weight grid is then only a re-fusion. In each round
 the weights with the most page-R@5 hits on the two tuning folds (both settings pooled) win,
-ties going to the fewest changes from the defaults; the held-out fold is scored with them.
+ties going to the higher reciprocal rank of the first gold page there (MRR@10), then to the
+fewest changes from the defaults; the held-out fold is scored with them.
 A view is kept only if zeroing it in each round's chosen weights loses hits on the
 held-out folds, pooled over the three rounds.
 """
@@ -17,14 +18,16 @@ from dataclasses import dataclass, replace
 from evals.filing_eval import PAGE_K, FilingQuestion
 from evals.filing_folds import rounds
 from evals.metrics import recall_at_k
+from tools.page_fusion import PAGE_DEPTH, weighted_order
 from tools.page_ranking import PageViews, PageWeights, fuse_views
 
 GRID: dict[str, tuple[float, ...]] = {
     "words": (0.0, 0.5, 1.0),
     "lines": (0.0, 0.5, 1.0),
-    "periods": (0.0, 0.25, 0.5),
-    "statement": (0.0, 0.5, 1.0),
-    "filing": (0.0, 1.0, 2.0),
+    "periods": (0.0, 0.25),
+    "statement": (0.0, 0.5, 1.0, 2.0, 3.0),
+    "filing": (1.0, 2.0),
+    "passage": (0.0, 1.0, 2.0),
 }
 """Values tried per view; the chunk view's weight stays 1 (the scale)."""
 
@@ -69,6 +72,18 @@ def hits(views: Views, questions: Sequence[FilingQuestion], weights: PageWeights
     return found
 
 
+def reciprocal_ranks(
+    views: Views, questions: Sequence[FilingQuestion], weights: PageWeights
+) -> float:
+    """Return the summed reciprocal rank of each question's first gold page (top 10)."""
+    total = 0.0
+    for by_qid in views.values():
+        for q in questions:
+            ranked = [p.key for p in fuse_views(by_qid[q.qid], weights, 10)]
+            total += _reciprocal(ranked, q.gold_pages)
+    return round(total, 9)
+
+
 def _changes(weights: PageWeights) -> int:
     default = PageWeights()
     return sum(getattr(weights, v) != getattr(default, v) for v in weights.views())
@@ -81,7 +96,14 @@ def tune(views: Views, questions: Sequence[FilingQuestion]) -> list[Round]:
     for tuned_on, held_out in rounds():
         tuning = [q for q in questions if q.fold in tuned_on]
         held = [q for q in questions if q.fold == held_out]
-        best = max(candidates, key=lambda w: (sum(hits(views, tuning, w).values()), -_changes(w)))
+        best = max(
+            candidates,
+            key=lambda w: (
+                sum(hits(views, tuning, w).values()),
+                reciprocal_ranks(views, tuning, w),
+                -_changes(w),
+            ),
+        )
         found = hits(views, held, best)
         done.append(Round(tuned_on, held_out, best, {s: (found[s], len(held)) for s in found}))
     return done
@@ -101,3 +123,62 @@ def view_test(
             gain -= sum(hits(views, held, without).values())
         gains[view] = gain
     return gains
+
+
+SYSTEM_GRID = (0.0, 0.5, 1.0, 2.0)
+"""Weights tried for a system's own page order against the page ranking (`PageFusion`)."""
+
+Rankings = Mapping[str, Mapping[str, Sequence[str]]]
+"""setting -> qid -> a system's page ranking ("DOC#PAGE", best first)."""
+
+
+def fused_pages(
+    views: PageViews, system_pages: Sequence[str], weights: PageWeights, system: float
+) -> list[str]:
+    """Return the pages in the order `tools.page_fusion.page_first` puts them."""
+    ranked = [page.key for page in fuse_views(views, weights, PAGE_DEPTH)]
+    return [key for key, _ in weighted_order([(system_pages, system), (ranked, 1.0)])]
+
+
+def system_rounds(
+    views: Views,
+    questions: Sequence[FilingQuestion],
+    own: Rankings,
+    by_fold: Mapping[str, PageWeights],
+) -> dict[str, float]:
+    """Return, per held-out fold, the system weight chosen on the other two folds.
+
+    `own` is the system's page ranking without page order; each round fuses it with the
+    page ranking of its own weights (`by_fold`), as the system would, and keeps the weight
+    with the most page-R@5 hits on its tuning folds (ties: the higher MRR@10, then the
+    lower weight).
+    """
+    chosen = {}
+    for tuned_on, held_out in rounds():
+        tuning = [q for q in questions if q.fold in tuned_on]
+        chosen[held_out] = max(
+            SYSTEM_GRID,
+            key=lambda system: _fusion_score(views, tuning, own, by_fold[held_out], system),
+        )
+    return chosen
+
+
+def _fusion_score(
+    views: Views,
+    questions: Sequence[FilingQuestion],
+    own: Rankings,
+    weights: PageWeights,
+    system: float,
+) -> tuple[int, float, float]:
+    """Hits, then MRR@10, then the lower system weight: the order `system_rounds` prefers."""
+    found, reciprocal = 0, 0.0
+    for setting, by_qid in views.items():
+        for q in questions:
+            pages = fused_pages(by_qid[q.qid], own[setting][q.qid], weights, system)
+            found += int(recall_at_k(pages, q.gold_pages, PAGE_K))
+            reciprocal += _reciprocal(pages, q.gold_pages)
+    return found, round(reciprocal, 9), -system
+
+
+def _reciprocal(pages: Sequence[str], gold: frozenset[str]) -> float:
+    return next((1.0 / (i + 1) for i, key in enumerate(pages[:10]) if key in gold), 0.0)

@@ -15,7 +15,7 @@ from functools import lru_cache
 from state.ids import page_key
 from tools.layered_graph import LayeredGraph
 from tools.sparse_index import analyze
-from tools.statements import is_note, page_statement
+from tools.statements import is_note, page_statement, statement_by_title
 from tools.word_stems import QUERY_STOPWORDS
 
 
@@ -36,6 +36,8 @@ class FilingPage:
     """First cell of each table row (the line items)."""
     text: str = ""
     statement: str = ""
+    titled: bool = False
+    """Whether a title names the statement (a primary statement), not only its line items."""
     note: bool = False
     words: list[str] = field(default_factory=list)
     """The page text's analysed words (BM25 terms)."""
@@ -79,6 +81,7 @@ def _cached_pages(graph: LayeredGraph, doc_id: str) -> tuple[FilingPage, ...]:
         page.text = " ".join(texts[number])
         page.words = page_words
         page.statement = page_statement(page.titles, page.labels)
+        page.titled = bool(statement_by_title(page.titles))
         page.note = is_note(page.titles)
     return tuple(pages[n] for n in numbers)
 

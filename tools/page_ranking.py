@@ -1,17 +1,19 @@
-"""Rank a filing's pages for a question: best chunk, words, line items, periods, statement.
+"""Rank a filing's pages for a question: best chunk and passage, words, lines, periods, statement.
 
-Each page is scored on six views, each turned into a ranking of the candidate pages, and
+Each page is scored on seven views, each turned into a ranking of the candidate pages, and
 the rankings join by weighted reciprocal rank fusion (only pages with a positive value in a
 view are ranked in it):
 
 - chunk: the best cosine of the question to a sentence or table row printed on the page
   (SCORE_vec at subcomponent granularity, from the stored vectors);
+- passage: the best cosine of the question to a paragraph or table on the page (component
+  granularity: a passage's context where a sentence alone says too little);
 - words: BM25 of the question against the page text (titles, paragraphs, table cells);
 - lines: the question's metric input lines (`tools.metric_terms`) and words found among the
   row labels of the page's tables;
 - periods: the question's years among the page's column headers and titles;
 - statement: the page prints the statement the question's metric lives on
-  (`tools.statements`);
+  (`tools.statements`), titled as that statement (1) or only listing its line items (0.5);
 - filing: the page belongs to the filing the question's period and form fit best
   (`tools.filing_routing`).
 
@@ -28,6 +30,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from state.core import Granularity
 from state.ids import parent_of_subcomponent
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
@@ -50,16 +53,17 @@ class PageWeights:
     """How much each view of a page counts in its fused score (0 turns a view off).
 
     The defaults are the weights two of the three company-fold rounds chose on their two
-    tuning folds (docs/filings.md). Lines and periods are off: in each round, zeroing them
-    gained held-out hits (their rules were dropped); tuning may still try them.
+    tuning folds (docs/filings.md). Periods are off: zeroing it lost no held-out hits in any
+    round; tuning may still try it.
     """
 
     chunk: float = 1.0
-    words: float = 0.5
-    lines: float = 0.0
+    words: float = 1.0
+    lines: float = 0.5
     periods: float = 0.0
-    statement: float = 0.5
+    statement: float = 3.0
     filing: float = 1.0
+    passage: float = 2.0
 
     def views(self) -> tuple[str, ...]:
         """Return the names of the views."""
@@ -91,8 +95,8 @@ class PageViews:
         self.reciprocal.update({view: _rrf(values) for view, values in self.values.items()})
 
 
-ChunkScores = Callable[[list[str]], dict[str, float]]
-"""Scores of the question against given subcomponent ids (their stored vectors)."""
+ChunkScores = Callable[[list[str], Granularity], dict[str, float]]
+"""Scores of the question against given node ids of one layer (their stored vectors)."""
 
 
 def page_views(
@@ -107,6 +111,7 @@ def page_views(
     chunk, best_chunk = _chunk_view(chunk_scores, pages)
     values = {
         "chunk": chunk,
+        "passage": _passage_view(chunk_scores, pages),
         "words": _words_view(question, pages),
         "lines": _lines_view(question, pages),
         "periods": _periods_view(question, pages),
@@ -151,8 +156,8 @@ def rank_pages(
     """Return the pages of the given documents ranked for the question, best first."""
     meter = meter or CostMeter()
 
-    def scores(ids: list[str]) -> dict[str, float]:
-        return similarities(index, question, "subcomponent", ids, meter) if ids else {}
+    def scores(ids: list[str], granularity: Granularity) -> dict[str, float]:
+        return similarities(index, question, granularity, ids, meter) if ids else {}
 
     return fuse_views(page_views(index.graph, question, doc_ids, route, scores), weights)
 
@@ -168,7 +173,9 @@ def _rrf(values: np.ndarray) -> np.ndarray:
 
 
 def _chunk_view(chunk_scores: ChunkScores, pages: list[FilingPage]) -> tuple[np.ndarray, list[str]]:
-    scores = chunk_scores(list(dict.fromkeys(c for page in pages for c in page.chunks)))
+    scores = chunk_scores(
+        list(dict.fromkeys(c for page in pages for c in page.chunks)), "subcomponent"
+    )
     best = np.zeros(len(pages))
     chosen = [""] * len(pages)
     for i, page in enumerate(pages):
@@ -177,6 +184,13 @@ def _chunk_view(chunk_scores: ChunkScores, pages: list[FilingPage]) -> tuple[np.
             if score > best[i]:
                 best[i], chosen[i] = score, chunk
     return np.maximum(best, 0.0), chosen
+
+
+def _passage_view(chunk_scores: ChunkScores, pages: list[FilingPage]) -> np.ndarray:
+    ids = list(dict.fromkeys(c for page in pages for c in page.components))
+    scores = chunk_scores(ids, "component")
+    best = [max((scores.get(c, 0.0) for c in page.components), default=0.0) for page in pages]
+    return np.maximum(np.array(best), 0.0)
 
 
 def _component(page: FilingPage, chunk: str) -> str:
@@ -222,8 +236,14 @@ def _periods_view(question: str, pages: list[FilingPage]) -> np.ndarray:
 
 
 def _statement_view(question: str, pages: list[FilingPage]) -> np.ndarray:
+    """1 for a page titled as an asked statement, 0.5 for one that only lists its line items."""
     asked = statements_asked(question)
-    return np.array([1.0 if page.statement and page.statement in asked else 0.0 for page in pages])
+    return np.array(
+        [
+            (1.0 if page.titled else 0.5) if page.statement and page.statement in asked else 0.0
+            for page in pages
+        ]
+    )
 
 
 def _filing_view(route: FilingRoute | None, pages: list[FilingPage]) -> np.ndarray:

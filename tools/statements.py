@@ -53,6 +53,13 @@ _LINE_ITEMS: dict[str, re.Pattern[str]] = {
         re.I,
     ),
 }
+_REFERENCED = re.compile(
+    r"\b(?:on|in|to|from|within|into|per|see)\s+(?:the\s+|our\s+)?(?:accompanying\s+)?"
+    r"(?:condensed\s+)?(?:consolidated\s+)?$",
+    re.I,
+)
+"""What stands before a statement's name that a title only refers to ("... on the
+Consolidated Balance Sheets", "Reconciliation to the Statements of Cash Flows")."""
 LINE_ITEM_MIN = 3
 """Rows of one statement's kind a table needs to count as that statement without a title."""
 _NOTE = re.compile(r"^\s*(?:note|notes)\s+\d+\b", re.I)
@@ -81,16 +88,31 @@ def page_statement(titles: Sequence[str], row_labels: Sequence[str]) -> str:
         titles: The page's section titles and table captions.
         row_labels: The first cell of each table row on the page.
     """
-    for title in titles:
-        for statement, pattern in _TITLES.items():
-            if pattern.search(title) and not _NOTE.search(title):
-                return statement
+    titled = statement_by_title(titles)
+    if titled:
+        return titled
     counts = {
         s: sum(1 for label in row_labels if _LINE_ITEMS[s].search(label.strip()))
         for s in STATEMENTS
     }
     best = max(STATEMENTS, key=lambda s: counts[s])
     return best if counts[best] >= LINE_ITEM_MIN else ""
+
+
+def statement_by_title(titles: Sequence[str]) -> str:
+    """Return the primary statement a page's titles name, '' when none does.
+
+    A title that names a statement after "on the", "to the" and the like only refers to it
+    (a note's table of amounts carried on the balance sheet), as does a note's heading.
+    """
+    for title in titles:
+        if _NOTE.search(title):
+            continue
+        for statement, pattern in _TITLES.items():
+            found = pattern.search(title)
+            if found and not _REFERENCED.search(title[: found.start()]):
+                return statement
+    return ""
 
 
 def is_note(titles: Sequence[str]) -> bool:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from evals.filing_eval import FilingQuestion, figures, table_rows
-from evals.filing_tuning import hits, tune, view_test
+from evals.filing_tuning import fused_pages, hits, system_rounds, tune, view_test
 from tools.filing_pages import FilingPage
 from tools.page_ranking import PageViews, PageWeights, fuse_views
 
-VIEWS = ("chunk", "words", "lines", "periods", "statement", "filing")
+VIEWS = ("chunk", "words", "lines", "periods", "statement", "filing", "passage")
 
 
 def views_for(gold: int) -> PageViews:
@@ -52,3 +52,36 @@ def test_figures_per_fold_and_worst() -> None:
     assert result.recall["all"] == 4 / 6 and result.worst() == "B"
     assert result.right_first["all"] == 1.0
     assert "| pages | shared |" in "\n".join(table_rows([("pages", "shared", result)]))
+
+
+def test_a_tie_in_hits_goes_to_the_weights_that_rank_the_gold_page_higher() -> None:
+    """Gold sits third by chunk (a hit either way); only the periods view marks it."""
+
+    def views() -> PageViews:
+        found = views_for(0)
+        found.values["statement"][:] = 0.0
+        found.values["periods"][2] = 1.0
+        return PageViews(found.pages, found.values, found.best_chunk)
+
+    questions = [question(f"{fold}{n}", fold, 2) for fold in "ABC" for n in range(2)]
+    by_setting = {"single": {q.qid: views() for q in questions}}
+    done = tune(by_setting, questions)
+    assert all(one.weights.periods > 0 for one in done)  # the defaults keep it at 0
+    assert all(one.held_out_hits["single"] == (2, 2) for one in done)
+
+
+def test_a_system_order_is_weighed_only_where_it_gains_on_the_tuning_folds() -> None:
+    """The page ranking misses gold (page 5 is last by chunk; no statement mark)."""
+
+    def views() -> PageViews:
+        found = views_for(0)
+        found.values["statement"][:] = 0.0
+        return PageViews(found.pages, found.values, found.best_chunk)
+
+    by_setting = {"shared": {q.qid: views() for q in QUESTIONS}}
+    by_fold = {fold: PageWeights() for fold in "ABC"}
+    finds_gold = {"shared": {q.qid: ["D#5"] for q in QUESTIONS}}
+    assert system_rounds(by_setting, QUESTIONS, finds_gold, by_fold) == dict.fromkeys("ABC", 0.5)
+    assert fused_pages(by_setting["shared"]["A0"], ["D#5"], PageWeights(), 0.5)[0] == "D#5"
+    misses = {"shared": {q.qid: ["D#4"] for q in QUESTIONS}}
+    assert system_rounds(by_setting, QUESTIONS, misses, by_fold) == dict.fromkeys("ABC", 0.0)

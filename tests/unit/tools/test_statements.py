@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from tools.statements import BALANCE, CASH_FLOW, INCOME, is_note, page_statement, statements_asked
+from tools.statements import (
+    BALANCE,
+    CASH_FLOW,
+    INCOME,
+    is_note,
+    page_statement,
+    statement_by_title,
+    statements_asked,
+)
 
 
 @pytest.mark.parametrize(
@@ -27,6 +35,13 @@ from tools.statements import BALANCE, CASH_FLOW, INCOME, is_note, page_statement
         ),
         ([], ["Net sales", "Anvils"], ""),
         (["Note 7 - Balance sheet details"], [], ""),
+        (
+            ["Financial Instruments Not Measured at Fair Value on the Consolidated Balance Sheets"],
+            [],
+            "",
+        ),
+        (["Reconciliation to the Consolidated Statements of Cash Flows"], [], ""),
+        (["The Acme Company and Subsidiaries Consolidated Statements of Operations"], [], INCOME),
     ],
 )
 def test_page_statement(titles: list[str], labels: list[str], statement: str) -> None:
@@ -49,3 +64,12 @@ def test_statements_asked(question: str, wanted: set[str]) -> None:
 def test_notes() -> None:
     assert is_note(["Notes to Financial Statements", "Note 12 - Debt"])
     assert not is_note(["Item 7. Management's Discussion"])
+
+
+def test_a_title_names_the_statement_a_page_prints_not_one_it_refers_to() -> None:
+    assert statement_by_title(["Item 8.", "Consolidated Balance Sheets"]) == BALANCE
+    assert statement_by_title(["Amounts recognised in the balance sheets"]) == ""
+    # line items alone make a statement page, but not a titled one
+    labels = ["Net sales", "Cost of sales", "Gross profit", "Operating income"]
+    assert page_statement(["Results of Operations"], labels) == INCOME
+    assert statement_by_title(["Results of Operations"]) == ""
