@@ -31,8 +31,10 @@ PAGE_DEPTH = 40
 class PageFusion:
     """How a system's pages and the page ranking are weighed against each other."""
 
-    system: float = 1.0
-    """Weight of the system's own page order."""
+    system: float = 0.0
+    """Weight of the system's own page order. 0: the page ranking orders the pages and the
+    system only picks the components that stand for them (each held-out company fold's
+    round chose 0 for FiF and the extraction loop, docs/filings.md)."""
     pages: float = 1.0
     """Weight of the page ranking's order."""
 

@@ -12,7 +12,7 @@ from state.settings import RunSettings
 from tools.corpus_index import CorpusIndex, open_index
 from tools.filing_catalog import filings_of, route_question
 from tools.filing_pages import document_pages
-from tools.page_fusion import page_first
+from tools.page_fusion import PageFusion, page_first
 from tools.page_ranking import rank_pages
 from tools.statements import BALANCE, INCOME
 
@@ -124,9 +124,12 @@ def test_scope_and_page_order_of_a_system_ranking(index: CorpusIndex, filings_in
     assert unnamed.doc_scope is None
     scoped = index.scoped(context.doc_scope)
     risk = [c for c in scoped.graph.children("zeta_2023_10k") if scoped.graph.pages(c) == (3, 3)]
-    order = page_first(scoped, QUESTION, risk, k=3)
+    order = page_first(scoped, QUESTION, risk, k=3, fusion=PageFusion(system=1.0))
     pages = list(dict.fromkeys(key for c in order for key in index.graph.page_keys(c)))
     assert pages[:2] == ["zeta_2023_10k#3", "zeta_2023_10k#1"]  # its own page, then the sheet
+    # by default the page ranking orders the pages: the balance sheet the question asks of
+    order = page_first(scoped, QUESTION, risk, k=3)
+    assert index.graph.page_keys(order[0]) == ["zeta_2023_10k#1"]
 
 
 def test_an_index_built_without_identities_gets_them_without_rebuilding(
