@@ -1,4 +1,4 @@
-"""What every system's state shares: its input, ranking entry, output bases and cost sums.
+"""What every system's state shares: input, question, ranking entry, output bases, cost sums.
 
 Also the search layers and modes, and the trace record of one node's decision. No system
 owns these; each system's state module imports them like the rest.
@@ -29,6 +29,13 @@ class QuestionInput(TypedDict):
 
     question: str
     """The question to find evidence for."""
+
+
+class QuestionState(TypedDict, total=False):
+    """The field every system's working state opens with: the question the run works on."""
+
+    question: str
+    """The original question Q (input)."""
 
 
 class Ranked(TypedDict):

@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.core import FIELD_DOCS, DecidedOutput, Ranked
+from state.core import FIELD_DOCS, DecidedOutput, QuestionState, Ranked
 from state.settings import RunSettings
 
 Status = Literal["answer", "needs", "fail"]
@@ -115,11 +115,12 @@ class ExtractionOutputState(DecidedOutput, total=False):
     """What each node did and who decided (every node appends, fallbacks included)."""
 
 
-class ExtractionState(ExtractionOutputState, total=False):
-    """The whole checkpointed state of one run of the loop: its output and its working fields."""
+class ExtractionState(ExtractionOutputState, QuestionState, total=False):
+    """The whole checkpointed state of one run of the loop: its output and its working fields.
 
-    question: str
-    """The original question (input); also the first shopping item."""
+    The question is also the loop's first shopping item.
+    """
+
     documents: list[str]
     """The documents the loop works in, chosen by the first extraction's search hits."""
     searched: Annotated[list[Searched], operator.add]

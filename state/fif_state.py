@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, NotRequired
 from pydantic import with_config
 from typing_extensions import TypedDict
 
-from state.core import FIELD_DOCS, DecidedOutput, Granularity, Ranked
+from state.core import FIELD_DOCS, DecidedOutput, Granularity, QuestionState, Ranked
 
 DocMode = Literal["neighbors", "vector", "llm"]
 CompMode = Literal["vector", "llm"]
@@ -151,11 +151,9 @@ class OutputState(DecidedOutput, total=False):
     """The plan: written by the planner (append) and the evaluator (status, answers)."""
 
 
-class FiFState(OutputState, total=False):
+class FiFState(OutputState, QuestionState, total=False):
     """The whole checkpointed state of one FiF run: its output and its working fields."""
 
-    question: str
-    """The original question Q (input)."""
     analysis: dict[str, Any]
     """What the planner read of Q, once (`nodes.core.question.QuestionAnalysis.as_state`)."""
     pending_step: StepRecord | None

@@ -15,7 +15,7 @@ from typing import Annotated, Literal, NotRequired
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.core import FIELD_DOCS, DecidedOutput, Ranked
+from state.core import FIELD_DOCS, DecidedOutput, QuestionState, Ranked
 from state.settings import RunSettings
 from state.tuning import SearchMode
 
@@ -82,11 +82,9 @@ class IrcotOutputState(DecidedOutput, total=False):
     """What each node did and who decided (every node appends, fallbacks included)."""
 
 
-class IrcotState(IrcotOutputState, total=False):
+class IrcotState(IrcotOutputState, QuestionState, total=False):
     """The whole checkpointed state of one IRCoT run: its output and its working fields."""
 
-    question: str
-    """The original question Q (input)."""
     query: str
     """The next retrieval query: the latest chain sentence (reasoner; last write wins)."""
     pool: Annotated[list[PoolEntry], operator.add]

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.core import FIELD_DOCS, CostOutput, Ranked
+from state.core import FIELD_DOCS, CostOutput, QuestionState, Ranked
 from state.settings import RunSettings
 
 Modality = Literal["text", "table", "image"]
@@ -70,11 +70,8 @@ class LilacOutputState(CostOutput, total=False):
     """What each node decided and how (every node appends, fallbacks included)."""
 
 
-class LilacState(LilacOutputState, total=False):
+class LilacState(LilacOutputState, QuestionState, total=False):
     """The whole checkpointed state of one LILaC run: its output and the question."""
-
-    question: str
-    """The original question Q (input)."""
 
 
 class LilacContext(RunSettings):
@@ -117,7 +114,4 @@ class LilacContext(RunSettings):
             "LLM backends: label modalities in the decomposition call (joint) or with one "
             "modality-selection call per subquery, as the paper does (separate)."
         ),
-    )
-    llm_backoff_s: float = Field(
-        1.0, ge=0.0, le=30.0, description="Base delay before retrying a failed LLM call."
     )

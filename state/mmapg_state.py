@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.core import FIELD_DOCS, DecidedOutput, DecisionRecord, Ranked
+from state.core import FIELD_DOCS, DecidedOutput, DecisionRecord, QuestionState, Ranked
 from state.settings import RunSettings
 
 NodeType = Literal["question", "answer", "retrieval", "stop"]
@@ -119,11 +119,9 @@ class MMAPGOutputState(DecidedOutput, total=False):
     """What each node decided and how (every node appends, fallbacks included)."""
 
 
-class MMAPGState(MMAPGOutputState, total=False):
+class MMAPGState(MMAPGOutputState, QuestionState, total=False):
     """The whole checkpointed state of one MMAPG run: its output and its working fields."""
 
-    question: str
-    """The original question Q (input)."""
     pending: list[NodeAction]
     """The planner's latest decision: the node(s) to build next (last write wins)."""
 

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, with_config
 from typing_extensions import TypedDict
 
-from state.core import FIELD_DOCS, CostOutput, DecisionRecord, Ranked
+from state.core import FIELD_DOCS, CostOutput, DecisionRecord, QuestionState, Ranked
 from state.settings import RunSettings
 
 MessageKind = Literal["assert", "inform", "reject", "challenge"]
@@ -151,11 +151,9 @@ class ReAgentOutputState(CostOutput, total=False):
     """What each node decided and how (every node appends, fallbacks included)."""
 
 
-class ReAgentState(ReAgentOutputState, total=False):
+class ReAgentState(ReAgentOutputState, QuestionState, total=False):
     """The whole checkpointed state of one ReAgent run: its output and its working fields."""
 
-    question: str
-    """The original question Q (input)."""
     step: int
     """The current round: 0 after decomposition, +1 per retrieval (retriever)."""
     pending: list[int]
