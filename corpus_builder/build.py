@@ -23,6 +23,7 @@ from corpus_builder.build_options import BuildOptions
 from corpus_builder.contextual import ContextualEmbedding, contextual_documents, sentence_vectors
 from corpus_builder.document_hashes import DOCUMENTS_FILE, document_changes, save_hashes
 from corpus_builder.embed_stage import EmbedStats, IncrementalIndexer
+from corpus_builder.filing_identity import sync_terms
 from corpus_builder.graph_build import build_layered_graph, has_hyperlinks
 from corpus_builder.image_layer import sync_image_layer
 from corpus_builder.ingest import corpus_info, read_corpus
@@ -36,7 +37,6 @@ from corpus_builder.sentence_store import SENTENCES_FILE, split_with_store
 from corpus_builder.summary_store import summarize_documents
 from corpus_builder.triplet_kb import sync_triplet_kb
 from state.corpus import Document, IngestReport, Subcomponent
-from tools.component_terms import sync_component_terms
 from tools.embedders import (
     ContextEmbedder,
     Embedder,
@@ -183,7 +183,7 @@ def _index_words(
         items = sparse_items(parsed.documents, parsed.subcomponents, parsed.summaries)
         manifest.sparse = sync_sparse_layers(index_dir, items, rebuild)
     with clock.stage("terms"):
-        sync_component_terms(index_dir, parsed.graph, index_dir / GRAPH_FILE)
+        sync_terms(index_dir / GRAPH_FILE, parsed.graph)
 
 
 def _follow_embedder_change(

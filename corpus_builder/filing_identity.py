@@ -15,6 +15,7 @@ from pathlib import Path
 from corpus_builder.pdf_pages import PdfFile
 from tools.component_terms import sync_component_terms
 from tools.filing_identity import REGISTRANT_PAGES, FilingIdentity, read_identity
+from tools.filing_pages import page_texts
 from tools.layered_graph import LayeredGraph
 
 logger = logging.getLogger(__name__)
@@ -53,5 +54,10 @@ def annotate_graph(graph_file: Path, pdf_dir: Path) -> int:
     if (
         graph_file.parent / "manifest.json"
     ).is_file():  # the terms store follows the graph's digest
-        sync_component_terms(graph_file.parent, graph, graph_file)
+        sync_terms(graph_file, graph)
     return added
+
+
+def sync_terms(graph_file: Path, graph: LayeredGraph) -> str:
+    """Bring the index's component terms, filing pages' words included, up to date with it."""
+    return sync_component_terms(graph_file.parent, graph, graph_file, page_texts(graph))

@@ -8,6 +8,11 @@ take under a second at build. The store keeps each component's terms (QUERY_STOP
 removed, as every query-time match uses) as ids into one vocabulary, and is trusted only
 next to the graph it was built from (its SHA-256). Without it (an index built before the
 store) every lookup analyses the text, as before, and gives the same terms.
+
+Each page of a filing is stored too, under its page key ("DOC#PAGE"), when the build passes
+the pages: the terms of the page's text (`tools.filing_pages`), which the page ranking's
+words view reads instead of analysing a filing's ~120 pages the first time a process meets
+the filing.
 """
 
 from __future__ import annotations
@@ -87,11 +92,15 @@ class ComponentTerms:
         return len(self._row)
 
     @classmethod
-    def build(cls, graph: LayeredGraph) -> ComponentTerms:
-        """Analyse every component's full text and headings."""
+    def build(cls, graph: LayeredGraph, pages: Sequence[tuple[str, str]] = ()) -> ComponentTerms:
+        """Analyse every component's full text and headings, and each (page key, page text)."""
         nodes = [c for doc in graph.documents() for c in graph.children(doc)]
-        full = analyze_fresh([full_text(graph, c) for c in nodes], QUERY_STOPWORDS)
-        heads = analyze_fresh(["\n".join(headings(graph, c)) for c in nodes], QUERY_STOPWORDS)
+        texts = [full_text(graph, c) for c in nodes] + [text for _, text in pages]
+        full = analyze_fresh(texts, QUERY_STOPWORDS)
+        heads = analyze_fresh(
+            ["\n".join(headings(graph, c)) for c in nodes] + [""] * len(pages), QUERY_STOPWORDS
+        )
+        nodes += [key for key, _ in pages]
         vocab: dict[str, int] = {}
         ids: list[int] = []
         bounds = np.zeros((len(nodes), 3), dtype=np.int64)
@@ -125,6 +134,10 @@ class ComponentTerms:
     def full(self, node_id: str) -> list[str] | None:
         """Return the terms of a component's full text, in order (None: not a component)."""
         return self._terms(node_id, FULL_END)
+
+    def page(self, key: str) -> list[str] | None:
+        """Return the terms of a filing page's text ("DOC#PAGE"; None: not stored)."""
+        return self._terms(key, FULL_END)
 
     def lexical(self, node_id: str) -> list[str] | None:
         """Return the terms of a component's lexical text (full text, then headings)."""
@@ -182,13 +195,18 @@ def open_terms(index_dir: Path) -> ComponentTerms | None:
     return store
 
 
-def sync_component_terms(index_dir: Path, graph: LayeredGraph, graph_file: Path) -> str:
-    """Bring the store up to date with the graph file; return "kept" or "indexed"."""
+def sync_component_terms(
+    index_dir: Path, graph: LayeredGraph, graph_file: Path, pages: Sequence[tuple[str, str]] = ()
+) -> str:
+    """Bring the store up to date with the graph file; return "kept" or "indexed".
+
+    `pages`: the filings' pages as (page key, page text) (`tools.filing_pages.page_texts`).
+    """
     digest = file_digest(graph_file)
     path = index_dir / TERMS_FILE
     if path.is_file() and ComponentTerms.load(path, digest) is not None:
         return "kept"
-    store = ComponentTerms.build(graph)
+    store = ComponentTerms.build(graph, pages)
     store.save(path, digest)
-    logger.info("component terms: %d components", len(store))
+    logger.info("component terms: %d components and filing pages", len(store))
     return "indexed"

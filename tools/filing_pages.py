@@ -9,10 +9,12 @@ an index built before page ranking existed is ranked by pages without re-embeddi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from state.ids import page_key
+from tools.filing_catalog import filings_of
 from tools.layered_graph import LayeredGraph
 from tools.sparse_index import analyze
 from tools.statements import is_note, page_statement, statement_by_title
@@ -39,8 +41,8 @@ class FilingPage:
     titled: bool = False
     """Whether a title names the statement (a primary statement), not only its line items."""
     note: bool = False
-    words: list[str] = field(default_factory=list)
-    """The page text's analysed words (BM25 terms)."""
+    words: list[str] | None = None
+    """The page text's analysed words (BM25 terms), once `page_words` has read them."""
 
 
 def document_pages(graph: LayeredGraph, doc_id: str) -> list[FilingPage]:
@@ -74,16 +76,44 @@ def _cached_pages(graph: LayeredGraph, doc_id: str) -> tuple[FilingPage, ...]:
                 if number in pages:
                     pages[number].chunks.append(chunk)
     numbers = sorted(pages)
-    words = analyze([" ".join(texts[n]) for n in numbers], QUERY_STOPWORDS)
-    for number, page_words in zip(numbers, words, strict=True):
+    for number in numbers:
         page = pages[number]
         page.titles = list(dict.fromkeys(page.titles))
         page.text = " ".join(texts[number])
-        page.words = page_words
         page.statement = page_statement(page.titles, page.labels)
         page.titled = bool(statement_by_title(page.titles))
         page.note = is_note(page.titles)
     return tuple(pages[n] for n in numbers)
+
+
+def page_texts(graph: LayeredGraph) -> list[tuple[str, str]]:
+    """Return every filing page of the graph as (page key, page text), for the build's store."""
+    return [
+        (page.key, page.text) for doc in filings_of(graph) for page in document_pages(graph, doc)
+    ]
+
+
+StoredWords = Callable[[str], list[str] | None]
+"""A page key -> its words as the build stored them (None: not stored)."""
+
+
+def page_words(pages: list[FilingPage], stored: StoredWords | None = None) -> list[list[str]]:
+    """Return each page's BM25 terms, read once per page and kept on it.
+
+    The build stores them (`tools.component_terms`); a page it did not store (or an index
+    without the store) has its text analysed, which gives the same terms.
+    """
+    unread = [page for page in pages if page.words is None]
+    missing = []
+    for page in unread:
+        page.words = stored(page.key) if stored else None
+        if page.words is None:
+            missing.append(page)
+    if missing:
+        texts = [page.text for page in missing]
+        for page, words in zip(missing, analyze(texts, QUERY_STOPWORDS), strict=True):
+            page.words = words
+    return [page.words or [] for page in pages]
 
 
 def _component_text(

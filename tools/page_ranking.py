@@ -34,7 +34,7 @@ from state.core import Granularity
 from state.ids import parent_of_subcomponent
 from tools.corpus_index import CorpusIndex
 from tools.cost import CostMeter
-from tools.filing_pages import FilingPage, document_pages
+from tools.filing_pages import FilingPage, StoredWords, document_pages, page_words
 from tools.filing_query import read_question
 from tools.filing_routing import FilingRoute
 from tools.layered_graph import LayeredGraph
@@ -105,14 +105,19 @@ def page_views(
     doc_ids: Sequence[str],
     route: FilingRoute | None,
     chunk_scores: ChunkScores,
+    stored: StoredWords | None = None,
 ) -> PageViews:
-    """Return every view's value for each page of the given documents."""
+    """Return every view's value for each page of the given documents.
+
+    `stored`: the page words the build stored (`ComponentTerms.page`), which spare the
+    words view analysing page texts.
+    """
     pages = [page for doc in doc_ids for page in document_pages(graph, doc)]
     chunk, best_chunk = _chunk_view(chunk_scores, pages)
     values = {
         "chunk": chunk,
         "passage": _passage_view(chunk_scores, pages),
-        "words": _words_view(question, pages),
+        "words": _words_view(question, pages, stored),
         "lines": _lines_view(question, pages),
         "periods": _periods_view(question, pages),
         "statement": _statement_view(question, pages),
@@ -159,7 +164,10 @@ def rank_pages(
     def scores(ids: list[str], granularity: Granularity) -> dict[str, float]:
         return similarities(index, question, granularity, ids, meter) if ids else {}
 
-    return fuse_views(page_views(index.graph, question, doc_ids, route, scores), weights)
+    terms = index.component_terms()
+    stored = terms.page if terms is not None else None
+    views = page_views(index.graph, question, doc_ids, route, scores, stored)
+    return fuse_views(views, weights)
 
 
 def _rrf(values: np.ndarray) -> np.ndarray:
@@ -199,9 +207,9 @@ def _component(page: FilingPage, chunk: str) -> str:
     return page.components[0] if page.components else ""
 
 
-def _words_view(question: str, pages: list[FilingPage]) -> np.ndarray:
+def _words_view(question: str, pages: list[FilingPage], stored: StoredWords | None) -> np.ndarray:
     query = analyze([question], QUERY_STOPWORDS)[0]
-    return np.array(bm25_within_terms(query, [page.words for page in pages]))
+    return np.array(bm25_within_terms(query, page_words(pages, stored)))
 
 
 @lru_cache(maxsize=65536)

@@ -19,6 +19,8 @@ from tools.component_terms import (
     sync_component_terms,
 )
 from tools.corpus_index import CorpusIndex, open_index
+from tools.filing_catalog import filings_of
+from tools.filing_pages import document_pages
 from tools.manifest import GRAPH_FILE
 from tools.sparse_index import analyze, bm25_within
 from tools.word_stems import QUERY_STOPWORDS
@@ -44,7 +46,9 @@ def test_the_build_stores_every_components_terms(built: CorpusIndex) -> None:
     store = built.component_terms()
     assert store is not None
     ids = components(built)
-    assert len(store) == len(ids)
+    pages = [p for doc in filings_of(built.graph) for p in document_pages(built.graph, doc)]
+    assert len(store) == len(ids) + len(pages)  # each filing page's words too
+    assert [store.page(p.key) for p in pages] == analysed([p.text for p in pages])
     full = [store.full(c) for c in ids]
     assert full == analysed([full_text(built.graph, c) for c in ids])
     lexical = [store.lexical(c) for c in ids]

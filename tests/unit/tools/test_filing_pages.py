@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,24 @@ def test_pages_know_their_statement(index: CorpusIndex) -> None:
     statements = {page.key: page.statement for page in document_pages(index.graph, "zeta_2023_10k")}
     assert statements["zeta_2023_10k#1"] == BALANCE
     assert statements["zeta_2023_10k#2"] == INCOME
+
+
+def test_page_words_come_from_the_build_without_analysing_page_texts(
+    index: CorpusIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tools.filing_pages as filing_pages
+
+    terms = index.component_terms()
+    assert terms is not None
+    pages = [replace(page) for page in document_pages(index.graph, "acme_2023_10k")]
+    analysed = filing_pages.page_words([replace(page) for page in pages])
+
+    def refuse(*_: object) -> None:
+        raise AssertionError("a stored page's text was analysed again")
+
+    monkeypatch.setattr(filing_pages, "analyze", refuse)
+    assert filing_pages.page_words(pages, terms.page) == analysed
+    assert {"inventori", "balanc", "sheet"} <= set(analysed[1])
 
 
 def test_route_then_pages_put_the_balance_sheet_of_the_named_company_first(
