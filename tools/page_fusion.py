@@ -44,8 +44,9 @@ def filing_documents(
 ) -> list[str]:
     """Return the filings to rank pages of: the scope, else the best routed, else the ranking's."""
     filings = filings_of(index.graph)
-    if index.scope is not None:
-        return [doc for doc in index.scope if doc in filings]
+    if index.scope is not None:  # a set: in the route's order, then by id (ties stay stable)
+        ordered = dict.fromkeys([*(route.documents if route else ()), *sorted(index.scope)])
+        return [doc for doc in ordered if doc in index.scope and doc in filings]
     if route is not None:
         return list(route.best())
     docs = [index.graph.node(c).doc_id for c in ranking if c in index.graph]

@@ -212,3 +212,14 @@ def test_fif_ask_says_which_filing_it_searches(two_years_index: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "searching 1 filing(s) the question names: zeta_2022_10k" in result.output
     assert "zeta_2023_10k::" not in result.output
+
+
+def test_filings_of_a_scope_come_in_the_route_order_not_the_set_order(index: CorpusIndex) -> None:
+    from tools.filing_routing import FilingRoute
+    from tools.page_fusion import filing_documents
+
+    scoped = index.scoped(["acme_2023_10k", "zeta_2023_10k"])
+    for order in (("zeta_2023_10k", "acme_2023_10k"), ("acme_2023_10k", "zeta_2023_10k")):
+        route = FilingRoute(order, dict.fromkeys(order, 1.0))
+        assert filing_documents(scoped, route, []) == list(order)
+    assert filing_documents(scoped, None, []) == ["acme_2023_10k", "zeta_2023_10k"]
