@@ -181,24 +181,30 @@ def _rrf(values: np.ndarray) -> np.ndarray:
 
 
 def _chunk_view(chunk_scores: ChunkScores, pages: list[FilingPage]) -> tuple[np.ndarray, list[str]]:
-    scores = chunk_scores(
-        list(dict.fromkeys(c for page in pages for c in page.chunks)), "subcomponent"
-    )
-    best = np.zeros(len(pages))
-    chosen = [""] * len(pages)
-    for i, page in enumerate(pages):
-        for chunk in page.chunks:
-            score = scores.get(chunk, 0.0)
-            if score > best[i]:
-                best[i], chosen[i] = score, chunk
-    return np.maximum(best, 0.0), chosen
+    return _best_view(chunk_scores, pages, "subcomponent")
 
 
 def _passage_view(chunk_scores: ChunkScores, pages: list[FilingPage]) -> np.ndarray:
-    ids = list(dict.fromkeys(c for page in pages for c in page.components))
-    scores = chunk_scores(ids, "component")
-    best = [max((scores.get(c, 0.0) for c in page.components), default=0.0) for page in pages]
-    return np.maximum(np.array(best), 0.0)
+    return _best_view(chunk_scores, pages, "component")[0]
+
+
+def _best_view(
+    chunk_scores: ChunkScores, pages: list[FilingPage], layer: Granularity
+) -> tuple[np.ndarray, list[str]]:
+    """Return each page's best score among its chunks or components, and the node with it.
+
+    A page none of whose nodes scores above 0 scores 0, with '' for its node.
+    """
+    members = [page.chunks if layer == "subcomponent" else page.components for page in pages]
+    scores = chunk_scores(list(dict.fromkeys(n for nodes in members for n in nodes)), layer)
+    best = np.zeros(len(pages))
+    chosen = [""] * len(pages)
+    for i, nodes in enumerate(members):
+        for node in nodes:
+            score = scores.get(node, 0.0)
+            if score > best[i]:
+                best[i], chosen[i] = score, node
+    return best, chosen
 
 
 def _component(page: FilingPage, chunk: str) -> str:
