@@ -17,7 +17,7 @@ from state.ids import page_key
 from tools.filing_catalog import filings_of
 from tools.layered_graph import LayeredGraph
 from tools.sparse_index import analyze
-from tools.statements import is_note, page_statement, statement_by_title
+from tools.statements import is_note, statement_by_lines, statement_by_title
 from tools.word_stems import QUERY_STOPWORDS
 
 
@@ -80,8 +80,9 @@ def _cached_pages(graph: LayeredGraph, doc_id: str) -> tuple[FilingPage, ...]:
         page = pages[number]
         page.titles = list(dict.fromkeys(page.titles))
         page.text = " ".join(texts[number])
-        page.statement = page_statement(page.titles, page.labels)
-        page.titled = bool(statement_by_title(page.titles))
+        titled = statement_by_title(page.titles)
+        page.statement = titled or statement_by_lines(page.labels)
+        page.titled = bool(titled)
         page.note = is_note(page.titles)
     return tuple(pages[n] for n in numbers)
 

@@ -88,9 +88,11 @@ def page_statement(titles: Sequence[str], row_labels: Sequence[str]) -> str:
         titles: The page's section titles and table captions.
         row_labels: The first cell of each table row on the page.
     """
-    titled = statement_by_title(titles)
-    if titled:
-        return titled
+    return statement_by_title(titles) or statement_by_lines(row_labels)
+
+
+def statement_by_lines(row_labels: Sequence[str]) -> str:
+    """Return the statement most of a page's row labels belong to (at least LINE_ITEM_MIN)."""
     counts = {
         s: sum(1 for label in row_labels if _LINE_ITEMS[s].search(label.strip()))
         for s in STATEMENTS
