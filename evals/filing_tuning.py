@@ -12,7 +12,7 @@ held-out folds, pooled over the three rounds.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from evals.filing_eval import PAGE_K, FilingQuestion
@@ -72,16 +72,13 @@ def hits(views: Views, questions: Sequence[FilingQuestion], weights: PageWeights
     return found
 
 
-def reciprocal_ranks(
-    views: Views, questions: Sequence[FilingQuestion], weights: PageWeights
-) -> float:
-    """Return the summed reciprocal rank of each question's first gold page (top 10)."""
-    total = 0.0
-    for by_qid in views.values():
-        for q in questions:
-            ranked = [p.key for p in fuse_views(by_qid[q.qid], weights, 10)]
-            total += _reciprocal(ranked, q.gold_pages)
-    return round(total, 9)
+def _hits_and_mrr(found: Iterable[tuple[Sequence[str], frozenset[str]]]) -> tuple[int, float]:
+    """Return page-R@5 hits and the summed reciprocal rank of each first gold page (top 10)."""
+    hit, reciprocal = 0, 0.0
+    for pages, gold in found:
+        hit += int(recall_at_k(list(pages), gold, PAGE_K))
+        reciprocal += _reciprocal(pages, gold)
+    return hit, round(reciprocal, 9)
 
 
 def _changes(weights: PageWeights) -> int:
@@ -99,8 +96,11 @@ def tune(views: Views, questions: Sequence[FilingQuestion]) -> list[Round]:
         best = max(
             candidates,
             key=lambda w: (
-                sum(hits(views, tuning, w).values()),
-                reciprocal_ranks(views, tuning, w),
+                *_hits_and_mrr(
+                    ([p.key for p in fuse_views(by_qid[q.qid], w, 10)], q.gold_pages)
+                    for by_qid in views.values()
+                    for q in tuning
+                ),
                 -_changes(w),
             ),
         )
@@ -171,13 +171,12 @@ def _fusion_score(
     system: float,
 ) -> tuple[int, float, float]:
     """Hits, then MRR@10, then the lower system weight: the order `system_rounds` prefers."""
-    found, reciprocal = 0, 0.0
-    for setting, by_qid in views.items():
-        for q in questions:
-            pages = fused_pages(by_qid[q.qid], own[setting][q.qid], weights, system)
-            found += int(recall_at_k(pages, q.gold_pages, PAGE_K))
-            reciprocal += _reciprocal(pages, q.gold_pages)
-    return found, round(reciprocal, 9), -system
+    found = _hits_and_mrr(
+        (fused_pages(by_qid[q.qid], own[setting][q.qid], weights, system), q.gold_pages)
+        for setting, by_qid in views.items()
+        for q in questions
+    )
+    return (*found, -system)
 
 
 def _reciprocal(pages: Sequence[str], gold: frozenset[str]) -> float:
