@@ -97,9 +97,8 @@ class ComponentTerms:
         nodes = [c for doc in graph.documents() for c in graph.children(doc)]
         texts = [full_text(graph, c) for c in nodes] + [text for _, text in pages]
         full = analyze_fresh(texts, QUERY_STOPWORDS)
-        heads = analyze_fresh(
-            ["\n".join(headings(graph, c)) for c in nodes] + [""] * len(pages), QUERY_STOPWORDS
-        )
+        heads = analyze_fresh(["\n".join(headings(graph, c)) for c in nodes], QUERY_STOPWORDS)
+        heads += [[] for _ in pages]  # a page has no headings of its own
         nodes += [key for key, _ in pages]
         vocab: dict[str, int] = {}
         ids: list[int] = []
