@@ -21,6 +21,7 @@ from tools.component_terms import ComponentTerms, open_terms
 from tools.embed_process import embed_helper
 from tools.embedders import Embedder, embed_each, load_embedder
 from tools.errors import IndexMismatchError, IndexNotFoundError
+from tools.gc_pause import gc_paused
 from tools.image_scores import ImageScores, best_by_owner, vector_key
 from tools.index import ChromaLayers, Hit, IndexLayer, graph_fields
 from tools.index_pins import pinned
@@ -65,6 +66,11 @@ class CorpusIndex:
     @classmethod
     def open(cls, index_dir: Path, chroma_url: str | None = None) -> CorpusIndex:
         """Open the live version of an index (read whole from it, also what loads later)."""
+        with gc_paused():
+            return cls._open(index_dir, chroma_url)
+
+    @classmethod
+    def _open(cls, index_dir: Path, chroma_url: str | None) -> CorpusIndex:
         data = live_dir(index_dir)
         manifest = Manifest.load(data)
         if not manifest.complete:
@@ -179,7 +185,7 @@ class CorpusIndex:
         return terms
 
     def _once(self, key: str, load: Callable[[Path], Any]) -> Any:
-        with self._lock:
+        with self._lock, gc_paused():
             if key not in self._loaded:
                 self._loaded[key] = load(self.data_dir or self.index_dir)
             return self._loaded[key]

@@ -24,9 +24,10 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from state.corpus import LAYERS
+from tools.gc_pause import gc_paused
 from tools.index import ChromaLayers, IndexLayer
 from tools.layered_graph import LayeredGraph
-from tools.vector_mirror import chroma_vectors
+from tools.vector_mirror import chroma_vectors, in_reading_order
 
 logger = logging.getLogger(__name__)
 
@@ -84,15 +85,12 @@ class VectorCache:
         self._lock = threading.Lock()
 
     def _load(self, layer: IndexLayer) -> None:
-        with self._lock:
+        with self._lock, gc_paused():
             if layer in self._matrix:
                 return
             ids, matrix = self._read(layer)
             if self.graph is not None and ids:
-                order = self.graph.reading_order()
-                unknown = len(order)
-                perm = sorted(range(len(ids)), key=lambda row: (order.get(ids[row], unknown), row))
-                ids, matrix = [ids[row] for row in perm], matrix[perm]
+                ids, matrix = in_reading_order(ids, matrix, self.graph.reading_order())
             self._rows[layer] = {node_id: row for row, node_id in enumerate(ids)}
             self._ids[layer] = ids
             self._matrix[layer] = matrix
@@ -252,7 +250,7 @@ class VectorCache:
             return {}
         runs = self._spans.get(layer)
         if runs is None:
-            with self._lock:
+            with self._lock, gc_paused():
                 runs = self._spans[layer] = _runs(self.graph, self._ids[layer], layer)
         known = runs.get
         return {parent: run for parent in parents if (run := known(parent)) is not None}

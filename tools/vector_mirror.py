@@ -57,13 +57,15 @@ def update_mirror(
     synced: Mapping[IndexLayer, Sequence[str]],
     previous: str | None,
     written: Mapping[IndexLayer, set[str]] | None = None,
+    order: Mapping[str, int] | None = None,
 ) -> str:
     """Write the copy from the previous one plus what this build changed; return its token.
 
     `synced` gives the ids each layer synced by this build holds and `written` the ids
     whose vectors it wrote; their other vectors are unchanged since the copy of the build
     `previous` names, so only the written ones are read back from Chroma. A layer not
-    synced, or without a valid previous copy, is read whole from Chroma.
+    synced, or without a valid previous copy, is read whole from Chroma. With the graph's
+    `order` (`LayeredGraph.reading_order`), rows are written in it, as searches keep them.
     """
     token = uuid.uuid4().hex
     folder = index_dir / MIRROR_DIR
@@ -78,8 +80,26 @@ def update_mirror(
             ids, matrix = chroma_vectors(layers, layer)
         else:
             ids, matrix = _patched(layers, layer, old, synced[layer], (written or {}).get(layer))
+        if order is not None:
+            ids, matrix = in_reading_order(ids, matrix, order)
         write_npz_atomically(path, {"token": token, "ids": ids}, matrix=matrix)
     return token
+
+
+def in_reading_order(
+    ids: Sequence[str], matrix: np.ndarray, order: Mapping[str, int]
+) -> tuple[list[str], np.ndarray]:
+    """Sort rows by reading order (ids it lacks last, ties as given); sorted rows stay put.
+
+    A 150k-row layer's copy took 0.5 s to permute on every load: the build writes it in
+    order, so loading it costs one pass over the ids.
+    """
+    unknown = len(order)
+    ranks = np.fromiter((order.get(node, unknown) for node in ids), np.int64, len(ids))
+    if bool(np.all(ranks[1:] >= ranks[:-1])):
+        return list(ids), matrix
+    perm = np.argsort(ranks, kind="stable")
+    return [ids[row] for row in perm], matrix[perm]
 
 
 def _patched(

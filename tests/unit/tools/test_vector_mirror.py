@@ -12,7 +12,7 @@ import pytest
 import tools.vector_mirror as mirror
 from tools.corpus_index import CorpusIndex
 from tools.index import INDEX_LAYERS
-from tools.vector_mirror import MIRROR_DIR, chroma_vectors, read_mirror
+from tools.vector_mirror import MIRROR_DIR, chroma_vectors, in_reading_order, read_mirror
 
 
 @pytest.fixture
@@ -32,17 +32,20 @@ def count_chroma_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return reads
 
 
-def test_the_copy_holds_every_layer_as_chroma_does(built: CorpusIndex) -> None:
+def test_the_copy_holds_every_layer_as_chroma_does_in_reading_order(built: CorpusIndex) -> None:
     token = built.manifest.vectors_token
     assert token
     present = [layer for layer in INDEX_LAYERS if built.layers.has(layer)]
     assert {"document", "component", "subcomponent"} <= set(present)
+    order = built.graph.reading_order()
     for layer in present:
         copied = read_mirror(built.index_dir, layer, token)
         assert copied is not None
         ids, matrix = chroma_vectors(built.layers, layer)
-        assert copied[0] == ids
-        assert np.array_equal(copied[1], matrix)
+        assert sorted(copied[0]) == sorted(ids)
+        assert copied[0] == sorted(ids, key=lambda node: order.get(node, len(order)))
+        rows = {node: row for row, node in enumerate(ids)}
+        assert np.array_equal(copied[1], matrix[[rows[node] for node in copied[0]]])
     for layer in set(INDEX_LAYERS) - set(present):
         assert not (built.index_dir / MIRROR_DIR / f"{layer}.npz").exists()
 
@@ -86,3 +89,16 @@ def test_a_damaged_copy_is_said_and_chroma_read(
         assert again.cache.similarities("component", again.embed_query("Warsaw"), ["x"]) == {}
     assert reads == ["component"]
     assert "component.npz is unreadable" in caplog.text
+
+
+def test_rows_sort_by_reading_order_unknown_ids_last_ties_as_given() -> None:
+    matrix = np.arange(10, dtype=np.float32).reshape(5, 2)
+    ids, moved = in_reading_order(["c", "x", "a", "y", "b"], matrix, {"a": 0, "b": 1, "c": 2})
+    assert ids == ["a", "b", "c", "x", "y"]
+    assert moved.tolist() == [[4, 5], [8, 9], [0, 1], [2, 3], [6, 7]]
+
+
+def test_rows_already_in_order_are_not_copied() -> None:
+    matrix = np.ones((3, 2), dtype=np.float32)
+    ids, same = in_reading_order(["a", "b", "zz"], matrix, {"a": 0, "b": 1})
+    assert ids == ["a", "b", "zz"] and same is matrix
