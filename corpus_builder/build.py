@@ -14,11 +14,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import cast
 
+from corpus_builder.build_manifest import finish_manifest, start_manifest
 from corpus_builder.build_options import BuildOptions
 from corpus_builder.contextual import ContextualEmbedding, contextual_documents, sentence_vectors
 from corpus_builder.document_hashes import DOCUMENTS_FILE, document_changes, save_hashes
@@ -43,11 +42,11 @@ from tools.embedders import (
     load_embedder,
 )
 from tools.errors import CorpusFormatError, IndexMismatchError
-from tools.index import INDEX_LAYERS, ChromaLayers, collection_prefix
+from tools.index import INDEX_LAYERS, ChromaLayers
 from tools.index_lock import writer_lock
 from tools.index_versions import check_updatable, publish, start_version
 from tools.layered_graph import LayeredGraph
-from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, CorpusInfo, EmbedderInfo, Manifest, Problem
+from tools.manifest import GRAPH_FILE, SUMMARIES_FILE, CorpusInfo, Manifest
 from tools.ray_cluster import ray_session
 from tools.server_versions import start_server_version
 from tools.sparse_index import sync_sparse_layers
@@ -122,7 +121,7 @@ def _build(corpus: Path, index_dir: Path, options: BuildOptions) -> tuple[Manife
     options = options.keeping_encoder(previous.text_embedder.spec if previous else None)
     text_embedder, image_embedder = _load_embedders(options)
     options = _follow_embedder_change(index_dir, previous, options, text_embedder)
-    manifest = _start_manifest(index_dir, previous, options, info, text_embedder, image_embedder)
+    manifest = start_manifest(index_dir, previous, options, info, text_embedder, image_embedder)
     with clock.stage("copy"):  # a Chroma server's vectors: into this version's collections
         start_server_version(previous, manifest, target, options.rebuild)
     manifest.save(target)  # complete=False until the last stage finishes
@@ -141,15 +140,21 @@ def _build(corpus: Path, index_dir: Path, options: BuildOptions) -> tuple[Manife
     clock.timings.update(embed=stats.embed_seconds, index=stats.index_seconds)
     _index_words(target, manifest, parsed, options.rebuild, clock)
     with clock.stage("vectors"):  # the copy is read back from Chroma: it must come last
-        previous_token = previous.vectors_token if previous and previous.complete else None
-        manifest.vectors_token = update_mirror(
-            target, indexer.layers, indexer.synced, previous_token, indexer.written
-        )
+        manifest.vectors_token = _copy_vectors(target, previous, indexer, graph)
     clock.timings["total"] = time.perf_counter() - started
-    _finish_manifest(manifest, report, stats, clock.timings)
+    finish_manifest(manifest, report, stats, clock.timings)
     save_hashes(target / DOCUMENTS_FILE, hashes)
     manifest.save(target)
     return manifest, target
+
+
+def _copy_vectors(
+    target: Path, previous: Manifest | None, indexer: IncrementalIndexer, graph: LayeredGraph
+) -> str:
+    """Write the build's copy of every layer's vectors, rows in the graph's reading order."""
+    token = previous.vectors_token if previous and previous.complete else None
+    order = graph.reading_order()
+    return update_mirror(target, indexer.layers, indexer.synced, token, indexer.written, order)
 
 
 def _wants_mentions(options: BuildOptions, documents: list[Document]) -> bool:
@@ -220,29 +225,6 @@ def _load_embedders(options: BuildOptions) -> tuple[Embedder, Embedder | None]:
     return text, load_embedder(options.image_embedder, options.allow_download)
 
 
-def _start_manifest(
-    index_dir: Path,
-    previous: Manifest | None,
-    options: BuildOptions,
-    info: object,
-    text: Embedder,
-    image: Embedder | None,
-) -> Manifest:
-    text_info = EmbedderInfo(spec=options.text_embedder, model_id=text.model_id, dim=text.dim)
-    name = options.name or (previous.name if previous else collection_prefix(index_dir.name))
-    manifest = Manifest(
-        name=name,
-        corpus=info,
-        text_embedder=text_info,  # type: ignore[arg-type]
-        chroma_url=options.chroma_url,
-    )
-    if image is not None:
-        manifest.image_embedder = EmbedderInfo(
-            spec=options.image_embedder or "", model_id=image.model_id, dim=image.dim
-        )
-    return manifest
-
-
 def _index(
     dirs: tuple[Path, Path],
     manifest: Manifest,
@@ -279,22 +261,3 @@ def _index(
         indexer, index_dir, documents, subcomponents, text, options.triplets
     )
     return indexer
-
-
-def _finish_manifest(
-    manifest: Manifest, report: IngestReport, stats: EmbedStats, timings: dict[str, float]
-) -> None:
-    manifest.embedding = dict(stats.counts)
-    if manifest.triplets is not None:  # the extraction model's time (counted in total only)
-        timings = {**timings, "triplets_llm": manifest.triplets.llm_seconds}
-    manifest.timings = {k: round(v, 3) for k, v in timings.items()}
-    manifest.skipped = [Problem(where=s.where, problem=s.problem) for s in report.skipped]
-    manifest.repaired = [Problem(where=s.where, problem=s.problem) for s in report.repaired]
-    manifest.unresolved_links = report.unresolved_links
-    manifest.unresolved_examples = report.unresolved_examples
-    manifest.built_at = datetime.now(UTC).isoformat(timespec="seconds")
-    try:
-        manifest.fif_version = version("fif")
-    except PackageNotFoundError:
-        manifest.fif_version = "unknown"
-    manifest.complete = True

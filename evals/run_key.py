@@ -16,11 +16,10 @@ import subprocess
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from functools import lru_cache
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-from tools.manifest import MANIFEST_FILE
+from tools.manifest import MANIFEST_FILE, fif_version
 
 logger = logging.getLogger(__name__)
 
@@ -129,14 +128,6 @@ def _is_checkout_root(root: Path) -> bool:
     """Tell whether root is the top of a git checkout (not, say, a venv inside another one)."""
     top = git("rev-parse", "--show-toplevel")
     return top is not None and Path(top).resolve() == root.resolve()
-
-
-def fif_version() -> str:
-    """Return the installed fif version, or 'unknown'."""
-    try:
-        return version("fif")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def source_hash(root: Path) -> str:

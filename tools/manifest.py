@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Literal
 
@@ -154,3 +155,11 @@ class Manifest(BaseModel):
             raise IndexNotFoundError(
                 f"{path}: unreadable manifest ({err}); rebuild the index"
             ) from err
+
+
+def fif_version() -> str:
+    """Return the installed fif version, or 'unknown'."""
+    try:
+        return version("fif")
+    except PackageNotFoundError:
+        return "unknown"
