@@ -185,9 +185,10 @@ class CorpusIndex:
         return terms
 
     def _once(self, key: str, load: Callable[[Path], Any]) -> Any:
-        with self._lock, gc_paused():
+        with self._lock:
             if key not in self._loaded:
-                self._loaded[key] = load(self.data_dir or self.index_dir)
+                with gc_paused():
+                    self._loaded[key] = load(self.data_dir or self.index_dir)
             return self._loaded[key]
 
     def image_scores(self) -> ImageScores | None:

@@ -85,13 +85,14 @@ class VectorCache:
         self._lock = threading.Lock()
 
     def _load(self, layer: IndexLayer) -> None:
-        with self._lock, gc_paused():
+        with self._lock:
             if layer in self._matrix:
                 return
-            ids, matrix = self._read(layer)
-            if self.graph is not None and ids:
-                ids, matrix = in_reading_order(ids, matrix, self.graph.reading_order())
-            self._rows[layer] = {node_id: row for row, node_id in enumerate(ids)}
+            with gc_paused():
+                ids, matrix = self._read(layer)
+                if self.graph is not None and ids:
+                    ids, matrix = in_reading_order(ids, matrix, self.graph.reading_order())
+                self._rows[layer] = {node_id: row for row, node_id in enumerate(ids)}
             self._ids[layer] = ids
             self._matrix[layer] = matrix
             logger.info("cached %d %s vectors", len(ids), layer)
