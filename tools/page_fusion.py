@@ -42,7 +42,12 @@ class PageFusion:
 def filing_documents(
     index: CorpusIndex, route: FilingRoute | None, ranking: Sequence[str]
 ) -> list[str]:
-    """Return the filings to rank pages of: the scope, else the best routed, else the ranking's."""
+    """Return the filings to rank pages of: the scope, else the best routed, else the ranking's.
+
+    Unscoped and unrouted, the ranking's filings count only when the system ranked a filing
+    first: in a store that mixes filings with other documents, a filing further down must
+    not take the top places from the documents the system found best.
+    """
     filings = filings_of(index.graph)
     if index.scope is not None:  # a set: in the route's order, then by id (ties stay stable)
         ordered = dict.fromkeys([*(route.documents if route else ()), *sorted(index.scope)])
@@ -50,6 +55,8 @@ def filing_documents(
     if route is not None:
         return list(route.best())
     docs = [index.graph.node(c).doc_id for c in ranking if c in index.graph]
+    if not docs or docs[0] not in filings:
+        return []
     return [doc for doc in dict.fromkeys(docs) if doc in filings]
 
 

@@ -223,3 +223,19 @@ def test_filings_of_a_scope_come_in_the_route_order_not_the_set_order(index: Cor
         route = FilingRoute(order, dict.fromkeys(order, 1.0))
         assert filing_documents(scoped, route, []) == list(order)
     assert filing_documents(scoped, None, []) == ["acme_2023_10k", "zeta_2023_10k"]
+
+
+def test_a_filing_below_other_documents_leaves_an_unrouted_ranking_alone(
+    index: CorpusIndex, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tools import page_fusion
+
+    monkeypatch.setattr(page_fusion, "filings_of", lambda graph: {"zeta_2023_10k": None})
+    other = index.graph.children("acme_2023_10k")[:2]  # stands for a web page or a paper
+    filing = index.graph.children("zeta_2023_10k")[:1]
+    assert page_fusion.filing_documents(index, None, [*other, *filing]) == []
+    assert page_fusion.page_first(index, "What are inventories?", [*other, *filing], 3) == [
+        *other,
+        *filing,
+    ]
+    assert page_fusion.filing_documents(index, None, [*filing, *other]) == ["zeta_2023_10k"]
