@@ -20,6 +20,10 @@ from state.corpus import LAYERS, Component, Document, Subcomponent
 from tools.embedders import ImageEmbedder
 from tools.sparse_index import SparseRow
 
+SPANS_OF = {"paragraph": "sentence", "image": "region"}
+"""Parts that are spans of their component's text (a paragraph's sentences, the text lines
+of a figure read from a PDF), so one pass over the component embeds them all in context."""
+
 
 def metadata(
     doc_id: str, component_id: str, kind: str, pages: tuple[int, int] | None = None
@@ -103,8 +107,9 @@ def _contents(
 ) -> tuple[EmbedContent, list[EmbedContent]]:
     text = component_text(document, component)
     alone = [subcomponent_text(document, component, part) for part in parts]
-    sentences_only = bool(parts) and all(part.kind == "sentence" for part in parts)
-    if contextual and component.kind == "paragraph" and sentences_only:
+    part_kind = SPANS_OF.get(component.kind)
+    spans = bool(parts) and all(part.kind == part_kind for part in parts)
+    if contextual and spans:
         return contents_in_context(document.title, text, [p.text for p in parts], alone)
     return text, list[EmbedContent](alone)
 

@@ -146,3 +146,26 @@ def test_content_keys_keep_the_format_stored_indices_were_hashed_with() -> None:
     assert content_key("a plain row") == "a plain row"
     with pytest.raises(TypeError, match="a.png"):
         standalone_text(ImageCrop("ab12", "a.png"))
+
+
+def test_a_figures_text_lines_are_embedded_in_the_figures_pass() -> None:
+    from corpus_builder.layer_items import embed_items
+    from state.corpus import Component, Document, Subcomponent
+
+    figure = Component("f::i0", "f", "image", 0, "Revenue 2023 $ 10 Net income 2023 $ 2")
+    lines = [
+        Subcomponent("f::i0::o0", "f::i0", "f", "region", 0, "Revenue 2023 $ 10", box=(0, 0, 9, 9)),
+        Subcomponent("f::i0::o1", "f::i0", "f", "region", 1, "Net income 2023 $ 2"),
+        Subcomponent("f::i0::o2", "f::i0", "f", "region", 2, "printed nowhere above"),
+    ]
+    document = Document("f", "Acme 10-K", components=(figure,))
+    parts = {"f::i0": lines}
+    _, comps, subs = embed_items([document], parts, {"f": "Acme"}, contextual=True)
+    assert isinstance(comps[0].content, ParagraphInContext)
+    kinds = [type(item.content) for item in subs]
+    assert kinds == [SentenceInContext, SentenceInContext, str]  # a line not found: alone
+    embedder = CountingEmbedder()
+    ContextualEmbedding(embedder).embed([item.content for item in subs])
+    assert len(embedder.passes) == 1 and embedder.plain == ["Acme 10-K: printed nowhere above"]
+    _, _, plain = embed_items([document], parts, {"f": "Acme"}, contextual=False)
+    assert all(isinstance(item.content, str) for item in plain)
