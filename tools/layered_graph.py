@@ -26,19 +26,13 @@ from state.corpus import Component, Document, Subcomponent
 from state.ids import page_key
 from tools.atomic_file import atomic_open
 from tools.errors import IndexNotFoundError
+from tools.graph_order import loaded_order, saved_order
 from tools.node_view import NodeView
 
 GRAPH_FORMAT = "fif-layered-graph"
 GRAPH_VERSION = 1
-LAYER_OF_KIND = {
-    "document": 0,
-    "paragraph": 1,
-    "table": 1,
-    "image": 1,
-    "sentence": 2,
-    "row": 2,
-    "region": 2,
-}
+LAYER_OF_KIND = {"document": 0} | dict.fromkeys(("paragraph", "table", "image"), 1)
+LAYER_OF_KIND |= dict.fromkeys(("sentence", "row", "region"), 2)
 
 
 def with_lists(attrs: dict[str, Any], **optional: Iterable[Any] | None) -> None:
@@ -49,7 +43,9 @@ def with_lists(attrs: dict[str, Any], **optional: Iterable[Any] | None) -> None:
 class LayeredGraph:
     """A three-layer graph of documents, components and subcomponents with link edges."""
 
-    def __init__(self, graph: nx.DiGraph | None = None) -> None:
+    def __init__(
+        self, graph: nx.DiGraph | None = None, order: dict[str, int] | None = None
+    ) -> None:
         self.g: nx.DiGraph = graph if graph is not None else nx.DiGraph()
         self._children: dict[str, tuple[str, ...]] = {}
         """Each node's ordered contained nodes, as asked; emptied when a contains edge is added
@@ -57,7 +53,7 @@ class LayeredGraph:
         self._links: dict[str, tuple[str, ...]] = {}  # linked documents, as asked (like _children)
         self._links_within: dict[str, frozenset[str]] = {}  # of a component and its parts
         self._views: dict[str, NodeView] = {}  # as asked; emptied when a node is (re)added
-        self._loaded_order: dict[str, int] | None = None
+        self._loaded_order = order  # the reading order, when a graph file held it
         self._documents: tuple[str, ...] | None = None
 
     # -- construction ---------------------------------------------------------------------
@@ -276,6 +272,7 @@ class LayeredGraph:
             "version": GRAPH_VERSION,
             "nodes": [[node, data] for node, data in self.g.nodes(data=True)],
             "edges": [[u, v, data] for u, v, data in self.g.edges(data=True)],
+            "reading_order": saved_order(self.reading_order(), list(self.g)),
         }
         with atomic_open(path) as handle:
             json.dump(payload, handle, ensure_ascii=False, separators=(",", ":"))
@@ -297,4 +294,4 @@ class LayeredGraph:
         graph = nx.DiGraph()
         graph.add_nodes_from((node, data) for node, data in payload["nodes"])
         graph.add_edges_from((u, v, data) for u, v, data in payload["edges"])
-        return cls(graph)
+        return cls(graph, loaded_order(payload))

@@ -87,6 +87,27 @@ def test_save_load_round_trips_as_plain_json_not_pickle(tmp_path: Path) -> None:
     assert loaded.children("warsaw") == ["warsaw::p0", "warsaw::i0"]
 
 
+def test_the_reading_order_is_saved_with_the_graph_and_read_back(tmp_path: Path) -> None:
+    graph = small_graph()  # its subcomponents were added after every document
+    expected = graph.reading_order()
+    assert list(expected) != list(graph.g)
+    path = tmp_path / GRAPH_FILE
+    graph.save(path)
+    loaded = LayeredGraph.load(path)
+    assert loaded.reading_order() == expected
+    assert list(loaded.reading_order()) == list(expected)  # in rank order
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    positions = payload["reading_order"]
+    payload["reading_order"] = positions[1:] + positions[:1]  # read, not walked again
+    path.write_text(json.dumps(payload), encoding="utf-8")
+    shifted = LayeredGraph.load(path).reading_order()
+    assert shifted[next(iter(expected))] == len(expected) - 1
+    for broken in ([10_000], "all", None):  # out of range, not a list, an older file
+        payload["reading_order"] = broken
+        path.write_text(json.dumps(payload), encoding="utf-8")
+        assert LayeredGraph.load(path).reading_order() == expected
+
+
 def test_load_explains_a_missing_or_foreign_file(tmp_path: Path) -> None:
     with pytest.raises(IndexNotFoundError, match="no layered graph here; run `fif build"):
         LayeredGraph.load(tmp_path / GRAPH_FILE)
