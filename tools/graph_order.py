@@ -25,6 +25,8 @@ def loaded_order(payload: dict[str, Any]) -> dict[str, int] | None:
     if not isinstance(positions, list) or not isinstance(nodes, list):
         return None
     try:
+        if positions and min(positions) < 0:  # a negative index would count from the end
+            return None
         order = {str(nodes[i][0]): rank for rank, i in enumerate(positions)}
     except (IndexError, TypeError, KeyError):
         return None

@@ -102,7 +102,7 @@ def test_the_reading_order_is_saved_with_the_graph_and_read_back(tmp_path: Path)
     path.write_text(json.dumps(payload), encoding="utf-8")
     shifted = LayeredGraph.load(path).reading_order()
     assert shifted[next(iter(expected))] == len(expected) - 1
-    for broken in ([10_000], "all", None):  # out of range, not a list, an older file
+    for broken in ([10_000], [-1], "all", None):  # out of range, not a list, an older file
         payload["reading_order"] = broken
         path.write_text(json.dumps(payload), encoding="utf-8")
         assert LayeredGraph.load(path).reading_order() == expected
